@@ -1,0 +1,277 @@
+/**
+ * The one definition of a contributor's Event, the batch envelope and the API's response bodies.
+ * The server validates requests with it, the CLI validates files with it before sending, and the
+ * OpenAPI document is generated from it.
+ */
+import { z } from "zod";
+import { isIanaTimeZone, parseDateTime, zonedWallTimeToEpochMs } from "./zoned-time.ts";
+
+export const PLATFORMS = [
+  "luma",
+  "eventbrite",
+  "meetup",
+  "ticketmaster",
+  "ics_feed",
+  "manual",
+  "other",
+] as const;
+export type Platform = typeof PLATFORMS[number];
+
+export const MAX_BATCH_EVENTS = 100;
+export const MAX_URL_LENGTH = 2048;
+export const MAX_ARRAY_ITEM_LENGTH = 100;
+const MAX_INT4 = 2_147_483_647;
+
+function typeName(input: unknown): string {
+  if (input === null) return "null";
+  if (Array.isArray(input)) return "an array";
+  return typeof input === "object" ? "an object" : `a ${typeof input}`;
+}
+
+/** A message for a missing field or a value of the wrong JSON type. */
+function typeError(field: string, expected: string) {
+  return (issue: { input?: unknown }) =>
+    issue.input === undefined
+      ? `${field} is required`
+      : `${field} must be ${expected}, not ${typeName(issue.input)}`;
+}
+
+function text(field: string, max: number) {
+  return z.string({ error: typeError(field, "a string") })
+    .transform((s) => s.trim())
+    .check((ctx) => {
+      const s = ctx.value;
+      if (s.includes("\u0000")) {
+        ctx.issues.push({
+          code: "custom",
+          input: s,
+          message: `${field} contains a NUL character (\\u0000), which cannot be stored: remove it`,
+        });
+      }
+      if (s.length > max) {
+        ctx.issues.push({
+          code: "custom",
+          input: s,
+          message: `${field} is ${s.length} characters long; the limit is ${max}`,
+        });
+      }
+    });
+}
+
+function nonEmpty<T extends z.ZodType<string>>(field: string, schema: T) {
+  return schema.refine((s) => s.length > 0, { message: `${field} must not be empty` });
+}
+
+function requiredText(field: string, max: number) {
+  return nonEmpty(field, text(field, max));
+}
+
+/** An optional field: omitted, null and (for strings) blank all mean "not given". */
+function optional<T extends z.ZodType>(schema: T) {
+  return schema.nullish().transform((v) => (v === undefined || v === "" ? null : v));
+}
+
+function url(field: string) {
+  return text(field, MAX_URL_LENGTH).refine((s) => s === "" || isHttpUrl(s), {
+    message: `${field} must be an absolute http:// or https:// URL`,
+  });
+}
+
+function isHttpUrl(s: string): boolean {
+  if (!/^https?:\/\//i.test(s)) return false;
+  try {
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+function number(field: string, min?: number, max?: number) {
+  return z.number({ error: typeError(field, "a number") }).check((ctx) => {
+    const n = ctx.value;
+    if (!Number.isFinite(n)) {
+      ctx.issues.push({ code: "custom", input: n, message: `${field} must be a finite number` });
+    } else if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+      const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
+      ctx.issues.push({ code: "custom", input: n, message: `${field} must be ${range}, got ${n}` });
+    }
+  });
+}
+
+function count(field: string) {
+  return number(field, 0, MAX_INT4).refine((n) => Number.isInteger(n), {
+    message: `${field} must be a whole number`,
+  });
+}
+
+function bool(field: string) {
+  return z.boolean({ error: typeError(field, "true or false") });
+}
+
+/** A list of short labels; blank items are errors, case-insensitive repeats are dropped. */
+function labels(field: string, maxItems: number) {
+  return z.array(requiredText(`each ${field} item`, MAX_ARRAY_ITEM_LENGTH), {
+    error: typeError(field, "an array of strings"),
+  })
+    .max(maxItems, { message: `${field} may have at most ${maxItems} items` })
+    .transform((items) => {
+      const seen = new Set<string>();
+      return items.filter((item) => {
+        const key = item.toLowerCase();
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    });
+}
+
+const DATE_ONLY_HINT = "add a time, such as 2026-05-01T09:00:00Z";
+const NO_OFFSET_HINT =
+  "add Z or a UTC offset such as +02:00, or give the event's timezone (an IANA name such as Europe/Berlin)";
+
+/** An ISO 8601 date-time; whether it needs a timezone is checked with the whole event. */
+function dateTime(field: string) {
+  return text(field, 64).check((ctx) => {
+    if (ctx.value === "") return;
+    const parsed = parseDateTime(ctx.value);
+    if (parsed.kind !== "invalid") return;
+    const value = JSON.stringify(ctx.value);
+    const message = parsed.reason === "date_only"
+      ? `${field} ${value} is a date without a time: ${DATE_ONLY_HINT}`
+      : parsed.reason === "calendar"
+      ? `${field} ${value} is not a real date and time`
+      : `${field} ${value} is not an ISO 8601 date-time: use a form such as 2026-05-01T09:00:00Z or 2026-05-01T09:00:00+02:00`;
+    ctx.issues.push({ code: "custom", input: ctx.value, message });
+  });
+}
+
+const eventShape = {
+  external_id: requiredText("external_id", 500),
+  source_url: nonEmpty("source_url", url("source_url")),
+  title: requiredText("title", 500),
+  starts_at: nonEmpty("starts_at", dateTime("starts_at")),
+  platform: z.enum(PLATFORMS, {
+    error: (issue) =>
+      issue.input === undefined
+        ? "platform is required"
+        : `platform must be one of ${PLATFORMS.join(", ")}; got ${JSON.stringify(issue.input)}`,
+  }).nullish().transform((v) => v ?? "other"),
+  description: optional(text("description", 10_000)),
+  ends_at: optional(dateTime("ends_at")),
+  timezone: optional(
+    text("timezone", 64).refine((s) => s === "" || isIanaTimeZone(s), {
+      message: "timezone must be an IANA time zone name such as Europe/Berlin or America/New_York",
+    }),
+  ),
+  venue_name: optional(text("venue_name", 500)),
+  city: optional(text("city", 500)),
+  country: optional(text("country", 500)),
+  latitude: optional(number("latitude", -90, 90)),
+  longitude: optional(number("longitude", -180, 180)),
+  is_virtual: bool("is_virtual").nullish().transform((v) => v ?? false),
+  is_hybrid: optional(bool("is_hybrid")),
+  is_free: bool("is_free").nullish().transform((v) => v ?? true),
+  price_min: optional(number("price_min", 0)),
+  price_max: optional(number("price_max", 0)),
+  currency: text("currency", 3).refine((s) => s === "" || /^[A-Z]{3}$/.test(s), {
+    message: "currency must be a three-letter ISO 4217 code in capitals, such as USD or EUR",
+  }).nullish().transform((v) => v || "USD"),
+  is_sold_out: optional(bool("is_sold_out")),
+  event_type: optional(text("event_type", 500)),
+  categories: labels("categories", 20).nullish().transform((v) => v ?? []),
+  tags: labels("tags", 50).nullish().transform((v) => v ?? []),
+  topics: labels("topics", 20).nullish().transform((v) => v ?? []),
+  organiser_name: optional(text("organiser_name", 500)),
+  organiser_url: optional(url("organiser_url")),
+  cover_image_url: optional(url("cover_image_url")),
+  attendee_count: optional(count("attendee_count")),
+  capacity: optional(count("capacity")),
+};
+
+/** The UTC instant of a submitted time, or null when it cannot be read without a timezone. */
+function toUtcIso(value: string, timezone: string | null): string | null {
+  const parsed = parseDateTime(value);
+  if (parsed.kind === "instant") return new Date(parsed.epochMs).toISOString();
+  if (parsed.kind === "local" && timezone !== null) {
+    return new Date(zonedWallTimeToEpochMs(parsed.wall, timezone)).toISOString();
+  }
+  return null;
+}
+
+type PartialEvent = Record<string, unknown>;
+
+/**
+ * Rules that span fields. They run even when other fields failed, so that one response lists
+ * every problem; each rule looks only at fields that are themselves valid.
+ */
+function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
+  const validTime = (v: unknown) => typeof v === "string" && parseDateTime(v).kind !== "invalid";
+  const timezone = typeof e.timezone === "string" && isIanaTimeZone(e.timezone) ? e.timezone : null;
+  const timezoneGiven = e.timezone !== undefined && e.timezone !== null && e.timezone !== "";
+  const times: Record<string, string | null> = {};
+  for (const field of ["starts_at", "ends_at"] as const) {
+    const value = e[field];
+    if (!validTime(value)) continue;
+    times[field] = toUtcIso(value as string, timezone);
+    if (times[field] === null && !timezoneGiven) {
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: `${field} ${JSON.stringify(value)} has no UTC offset: ${NO_OFFSET_HINT}`,
+      });
+    }
+  }
+  if (times.starts_at && times.ends_at && times.ends_at < times.starts_at) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["ends_at"],
+      message: `ends_at (${times.ends_at}) is before starts_at (${times.starts_at})`,
+    });
+  }
+  const { price_min: min, price_max: max } = e;
+  if (typeof min === "number" && typeof max === "number" && min > max) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["price_min"],
+      message: `price_min (${min}) is greater than price_max (${max})`,
+    });
+  }
+}
+
+/** One submitted event: every field rule of the spec and of CONTRACT.md. */
+export const EventInput = z.strictObject(eventShape, {
+  error: (issue) =>
+    issue.code === "invalid_type"
+      ? `each event must be a JSON object, not ${typeName(issue.input)}`
+      : undefined,
+})
+  .superRefine(checkAcrossFields, { when: () => true })
+  .transform((e) => ({
+    ...e,
+    // Both resolve: checkAcrossFields has rejected every time that cannot.
+    starts_at: toUtcIso(e.starts_at, e.timezone) as string,
+    ends_at: e.ends_at === null ? null : toUtcIso(e.ends_at, e.timezone),
+  }));
+
+/** A validated, normalised event: defaults applied, times in UTC, labels de-duplicated. */
+export type EventRecord = z.output<typeof EventInput>;
+/** An event as a contributor may write it. */
+export type EventSubmission = z.input<typeof EventInput>;
+
+/** The field names a contributor may send, in the spec's order. */
+export const EVENT_FIELDS = Object.keys(eventShape) as (keyof typeof eventShape)[];
+
+/** The body of POST /api/v1/events. */
+export const EventBatch = z.strictObject({
+  events: z.array(EventInput, { error: typeError("events", "an array of events") })
+    .min(1, { message: "events must hold at least 1 event" })
+    .max(MAX_BATCH_EVENTS, {
+      message: `events may hold at most ${MAX_BATCH_EVENTS} events; split the batch`,
+    }),
+}, {
+  error: (issue) =>
+    issue.code === "invalid_type"
+      ? `the request body must be a JSON object with an events array, not ${typeName(issue.input)}`
+      : undefined,
+});
