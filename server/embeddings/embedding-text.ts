@@ -1,0 +1,58 @@
+/**
+ * The text that stands for an event in vector space: what it is about (title, topics, tags,
+ * categories, type), where (city), and the start of its description. Prices, URLs and dates are
+ * left out: they say nothing about meaning and would make harmless edits re-embed.
+ */
+
+/** The event fields the embedded text is built from. */
+export interface EmbeddableEvent {
+  title: string;
+  topics: readonly string[];
+  tags: readonly string[];
+  categories: readonly string[];
+  event_type: string | null;
+  city: string | null;
+  description: string | null;
+}
+
+/** Long descriptions dilute a sentence encoder's vector; the opening says what the event is. */
+export const DESCRIPTION_CHARS = 1000;
+
+/** Builds the text embedded for an event; equal inputs give equal text. */
+export function embeddingText(event: EmbeddableEvent): string {
+  const parts = [sentence(event.title)];
+  const labels = [...event.topics, ...event.tags, ...event.categories];
+  if (labels.length > 0) parts.push(sentence(`About ${dedupe(labels).join(", ")}`));
+  const kind = event.event_type ? collapse(event.event_type) : "";
+  const place = event.city ? `in ${collapse(event.city)}` : "";
+  if (kind || place) parts.push(sentence([kind || "Event", place].filter(Boolean).join(" ")));
+  if (event.description) parts.push(openingOf(collapse(event.description), DESCRIPTION_CHARS));
+  return parts.filter((p) => p !== "").join(" ");
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function sentence(text: string): string {
+  const t = collapse(text);
+  return t === "" || /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+function dedupe(labels: string[]): string[] {
+  const seen = new Set<string>();
+  return labels.map(collapse).filter((l) => {
+    const key = l.toLowerCase();
+    if (l === "" || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The first `max` characters, cut at a word boundary when one is near. */
+function openingOf(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return space > max * 0.8 ? cut.slice(0, space) : cut;
+}
