@@ -84,3 +84,36 @@ export const ErrorBody = z.object({
   retry_after: z.number().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Scopes a key can hold. */
+export const SCOPES = ["events:write", "admin"] as const;
+
+/** Body of POST /api/v1/admin/keys. */
+export const CreateKeyRequest = z.strictObject({
+  contributor: z.string().trim().min(1, { message: "contributor must not be empty" }).max(200),
+  name: z.string().trim().min(1, { message: "name must not be empty" }).max(200),
+  scopes: z.array(z.enum(SCOPES, {
+    error: () => `each scope must be one of ${SCOPES.join(", ")}`,
+  })).min(1, { message: "scopes must hold at least one scope" }).default(["events:write"]),
+  rate_limit_per_minute: z.number().int().min(1).max(100_000).optional(),
+});
+export type CreateKeyRequest = z.infer<typeof CreateKeyRequest>;
+
+/** An API key as operators see it. */
+export const ApiKeyView = z.object({
+  id: z.string(),
+  prefix: z.string(),
+  name: z.string(),
+  contributor: z.string(),
+  scopes: z.array(z.string()),
+  status: z.enum(["untrusted", "pending", "trusted", "revoked"]),
+  trusted: z.boolean(),
+  rate_limit_per_minute: z.number().int(),
+  created_by: z.string(),
+  created_at: z.string(),
+  first_batch_at: z.string().nullable(),
+  reviewed_at: z.string().nullable(),
+  reviewed_by: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+});

@@ -3,7 +3,8 @@
  * an IANA zone. Shared by the server's validation and the CLI's readers.
  */
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A local wall-clock time, before a zone or offset is applied. */

@@ -1,0 +1,106 @@
+/** The query string of GET /api/v1/events (and the search endpoint's shared filters). */
+import { z } from "zod";
+import { PLATFORMS } from "../../shared/event-schema.ts";
+import { parseDateTime } from "../../shared/zoned-time.ts";
+import { toValidationDetails } from "../../shared/validation-details.ts";
+import type { EventFilters, ListCursor } from "../db/event-reads.ts";
+import { validationError } from "../errors.ts";
+
+const text = (field: string) =>
+  z.string().trim().min(1, { message: `${field} must not be empty` }).max(500).optional();
+
+const flag = (field: string) =>
+  z.enum(["true", "false"], { error: () => `${field} must be true or false` })
+    .optional().transform((v) => (v === undefined ? undefined : v === "true"));
+
+/** `from`/`to`: an ISO date-time with offset, or a date (UTC); `to` as a date covers that day. */
+const instant = (field: string, endOfDay: boolean) =>
+  z.string().optional().transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+      const day = Date.parse(`${v}T00:00:00Z`);
+      if (!Number.isNaN(day)) return new Date(endOfDay ? day + 86_400_000 - 1 : day);
+    }
+    const parsed = parseDateTime(v);
+    if (parsed.kind === "instant") return new Date(parsed.epochMs);
+    ctx.addIssue({
+      code: "custom",
+      message:
+        `${field} must be a date (2026-05-01) or a date-time with offset (2026-05-01T09:00:00Z)`,
+    });
+    return z.NEVER;
+  });
+
+const cursor = z.string().optional().transform((v, ctx): ListCursor | undefined => {
+  if (v === undefined) return undefined;
+  try {
+    const decoded = JSON.parse(atob(v.replace(/-/g, "+").replace(/_/g, "/")));
+    if (
+      typeof decoded.starts_at === "string" && typeof decoded.id === "string" &&
+      (decoded.rank === undefined || typeof decoded.rank === "number") &&
+      !Number.isNaN(Date.parse(decoded.starts_at)) && /^[0-9a-f-]{36}$/i.test(decoded.id)
+    ) {
+      return { starts_at: decoded.starts_at, id: decoded.id, rank: decoded.rank };
+    }
+  } catch {
+    // Reported below.
+  }
+  ctx.addIssue({ code: "custom", message: "cursor is not one this API issued: use next_cursor" });
+  return z.NEVER;
+});
+
+/** Filters plus paging. */
+export const eventQueryShape = {
+  q: text("q"),
+  city: text("city"),
+  country: text("country"),
+  from: instant("from", false),
+  to: instant("to", true),
+  platform: z.enum(PLATFORMS, {
+    error: () => `platform must be one of ${PLATFORMS.join(", ")}`,
+  }).optional(),
+  external_id: text("external_id"),
+  is_virtual: flag("is_virtual"),
+  is_free: flag("is_free"),
+  topic: text("topic"),
+  limit: z.string().optional().transform((v, ctx) => {
+    if (v === undefined) return 20;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1 || n > 100) {
+      ctx.addIssue({ code: "custom", message: "limit must be a whole number from 1 to 100" });
+      return z.NEVER;
+    }
+    return n;
+  }),
+  cursor,
+};
+
+export const EventListQuery = z.strictObject(eventQueryShape);
+
+/** Encodes a cursor for `next_cursor`. */
+export function encodeCursor(c: ListCursor | null): string | null {
+  if (c === null) return null;
+  return btoa(JSON.stringify(c)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Parses query parameters with a schema, turning problems into a 400 naming each parameter. */
+export function parseQuery<T extends z.ZodType>(
+  schema: T,
+  query: Record<string, string>,
+): z.output<T> {
+  const parsed = schema.safeParse(query);
+  if (!parsed.success) {
+    throw validationError(
+      toValidationDetails(parsed.error.issues).map((d) => ({ ...d, path: ["query", ...d.path] })),
+    );
+  }
+  return parsed.data;
+}
+
+/** The filters part of a parsed query. */
+export function filtersOf(q: z.output<typeof EventListQuery>): EventFilters {
+  const { limit: _limit, cursor: _cursor, ...filters } = q;
+  return Object.fromEntries(
+    Object.entries(filters).filter(([, v]) => v !== undefined),
+  ) as EventFilters;
+}

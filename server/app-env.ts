@@ -1,0 +1,34 @@
+/** What handlers find on the Hono context. */
+import type { Database } from "./db/connect.ts";
+import type { Config } from "./config.ts";
+
+/** The caller behind a verified key. */
+export interface Principal {
+  /** Null for the operator key from ADMIN_API_KEY, which has no database row. */
+  keyId: string | null;
+  contributorId: string | null;
+  prefix: string;
+  scopes: string[];
+  rateLimitPerMinute: number;
+}
+
+/** Things the server calls when data changes, e.g. to wake the embedding worker. */
+export interface ChangeSignals {
+  eventsWritten(eventIds: string[]): void;
+  keyTrustChanged(keyId: string): void;
+}
+
+/** Everything a request handler depends on, built once at start. */
+export interface AppDeps {
+  db: Database;
+  config: Config;
+  signals: ChangeSignals;
+}
+
+export type AppEnv = {
+  Variables: {
+    deps: AppDeps;
+    principal: Principal;
+    requestId: string;
+  };
+};

@@ -1,0 +1,89 @@
+/** Server settings, read once from the environment at start and checked with zod. */
+import { z } from "zod";
+import { isWellFormedApiKey } from "../shared/api-key-format.ts";
+
+const positiveInt = (name: string, fallback: number) =>
+  z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${name} must be a positive whole number, got "${v}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const ConfigSchema = z.object({
+  PORT: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return 8000;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) {
+      ctx.addIssue({ code: "custom", message: `PORT must be a port number 0-65535, got "${v}"` });
+      return z.NEVER;
+    }
+    return n;
+  }),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z.string().optional().refine(
+    (v) => v === undefined || v === "" || /^postgres(ql)?:\/\//.test(v),
+    { message: "DATABASE_URL must be a postgres:// or postgresql:// URL" },
+  ),
+  ADMIN_API_KEY: z.string().optional().refine(
+    (v) => v === undefined || v === "" || isWellFormedApiKey(v),
+    {
+      message:
+        "ADMIN_API_KEY is not a well-formed key (evk_ + 38 characters with a valid checksum); " +
+        "make one with `npm run -s new-key`",
+    },
+  ),
+  RATE_LIMIT_PER_MINUTE: positiveInt("RATE_LIMIT_PER_MINUTE", 60),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: positiveInt("PUBLIC_RATE_LIMIT_PER_MINUTE", 600),
+  TRUST_PROXY: z.enum(["true", "false", ""]).optional()
+    .transform((v) => v === "true"),
+  LOG_REQUESTS: z.enum(["true", "false", ""]).optional()
+    .transform((v) => v !== "false"),
+});
+
+/** The parsed settings. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  adminApiKey?: string;
+  defaultRateLimitPerMinute: number;
+  publicRateLimitPerMinute: number;
+  /** Whether to take the client address from X-Forwarded-For (behind a proxy). */
+  trustProxy: boolean;
+  logRequests: boolean;
+}
+
+/** Thrown when a setting is wrong; its message names the variable and how to fix it. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Reads the settings from an environment map. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Cannot start: invalid settings\n${lines.join("\n")}`);
+  }
+  const v = parsed.data;
+  return {
+    port: v.PORT,
+    host: v.HOST,
+    dataDir: v.DATA_DIR,
+    databaseUrl: v.DATABASE_URL || undefined,
+    adminApiKey: v.ADMIN_API_KEY || undefined,
+    defaultRateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
+    publicRateLimitPerMinute: v.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    trustProxy: v.TRUST_PROXY,
+    logRequests: v.LOG_REQUESTS,
+  };
+}

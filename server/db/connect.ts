@@ -1,0 +1,66 @@
+/**
+ * Opens the database: a real PostgreSQL server when a URL is given, otherwise an embedded PGlite
+ * served on a loopback socket, so that postgres.js is the one driver and there is one SQL path.
+ */
+import postgres, { type Sql } from "postgres";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+export type DatabaseKind = "pglite" | "postgres";
+
+/** An open database and how to close it. */
+export interface Database {
+  sql: Sql;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** A PostgreSQL connection URL; when absent, PGlite is used. */
+  databaseUrl?: string;
+  /** Directory of the embedded database (created when missing). */
+  dataDir: string;
+  /** Connections in the pool on a real server. */
+  maxConnections?: number;
+}
+
+const DRIVER_OPTIONS = {
+  onnotice: () => {},
+  connection: { application_name: "tech-events" },
+} as const;
+
+/** Opens the database named by the options. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const sql = postgres(options.databaseUrl, {
+      ...DRIVER_OPTIONS,
+      max: options.maxConnections ?? 10,
+    });
+    await sql`SELECT 1`;
+    return { sql, kind: "postgres", close: () => sql.end({ timeout: 5 }) };
+  }
+  return await openEmbedded(options.dataDir);
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
+  await Deno.mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir, { extensions: { vector } });
+  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0 });
+  await server.start();
+  // PGlite is a single session: one connection keeps transactions from interleaving.
+  const sql = postgres(`postgres://postgres@${server.getServerConn()}/postgres`, {
+    ...DRIVER_OPTIONS,
+    max: 1,
+    prepare: true,
+  });
+  return {
+    sql,
+    kind: "pglite",
+    close: async () => {
+      await sql.end({ timeout: 5 });
+      await server.stop();
+      await pglite.close();
+    },
+  };
+}

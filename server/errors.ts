@@ -1,0 +1,76 @@
+/**
+ * The closed set of errors the API answers with, and the one place that turns them into HTTP
+ * responses. Handlers throw AppError; nothing else builds an error body.
+ */
+import type { Context } from "hono";
+import type { ValidationDetail } from "../shared/validation-details.ts";
+
+const STATUS = {
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS;
+
+const TITLE: Record<ErrorCode, string> = {
+  validation_failed: "Validation failed",
+  unauthorized: "Unauthorized",
+  forbidden: "Forbidden",
+  not_found: "Not found",
+  method_not_allowed: "Method not allowed",
+  payload_too_large: "Payload too large",
+  unsupported_media_type: "Unsupported media type",
+  rate_limited: "Too many requests",
+  internal: "Internal server error",
+  service_unavailable: "Service unavailable",
+};
+
+export interface AppErrorOptions {
+  details?: ValidationDetail[];
+  headers?: Record<string, string>;
+  retryAfterSeconds?: number;
+}
+
+/** An error with a code from the closed set; its message is shown to the client. */
+export class AppError extends Error {
+  constructor(readonly code: ErrorCode, message: string, readonly options: AppErrorOptions = {}) {
+    super(message);
+    this.name = "AppError";
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+/** A 400 with the spec's `details`. */
+export function validationError(details: ValidationDetail[]): AppError {
+  return new AppError("validation_failed", "Validation failed", { details });
+}
+
+/** The JSON response for any thrown value; unknown errors become a 500 without internals. */
+export function errorResponse(c: Context, err: unknown): Response {
+  const appError = err instanceof AppError
+    ? err
+    : new AppError("internal", "The server could not complete the request; try again later.");
+  const { details, headers = {}, retryAfterSeconds } = appError.options;
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  if (retryAfterSeconds !== undefined) c.header("Retry-After", String(retryAfterSeconds));
+  const body = appError.code === "validation_failed"
+    ? { error: TITLE.validation_failed, details: details ?? [] }
+    : {
+      error: TITLE[appError.code],
+      code: appError.code,
+      message: appError.message,
+      ...(retryAfterSeconds === undefined ? {} : { retry_after: retryAfterSeconds }),
+    };
+  return c.json(body, appError.status as 400);
+}

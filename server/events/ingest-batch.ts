@@ -1,0 +1,27 @@
+/** Stores one validated batch for a key: all of it in one transaction, or nothing. */
+import type { Sql } from "postgres";
+import type { EventRecord } from "../../shared/event-schema.ts";
+import type { AppDeps, Principal } from "../app-env.ts";
+import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
+import { recordAcceptedBatch } from "../db/api-keys.ts";
+
+/** Upserts the batch, records it as the key's first batch when it is one, and signals the change. */
+export async function ingestBatch(
+  deps: AppDeps,
+  principal: Principal,
+  events: EventRecord[],
+): Promise<UpsertOutcome> {
+  const { keyId, contributorId } = principal;
+  if (keyId === null || contributorId === null) {
+    throw new Error("Cannot ingest a batch: the operator key has no contributor");
+  }
+  const outcome = await deps.db.sql.begin(async (transaction) => {
+    // postgres.js types a transaction apart from the pool, though both run the same queries.
+    const tx = transaction as unknown as Sql;
+    const result = await upsertEvents(tx, { keyId, contributorId }, events);
+    await recordAcceptedBatch(tx, keyId, result.eventIds);
+    return result;
+  });
+  if (outcome.eventIds.length > 0) deps.signals.eventsWritten(outcome.eventIds);
+  return outcome;
+}

@@ -1,0 +1,25 @@
+/** Entry point of the server: `deno task start`. */
+import { ConfigError, loadConfig } from "./config.ts";
+import { startService } from "./serve.ts";
+
+try {
+  const config = loadConfig(Deno.env.toObject());
+  const service = await startService(config);
+  const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`;
+  console.log(`Listening on ${service.url} with ${where}`);
+  if (!config.adminApiKey) {
+    console.log(
+      "ADMIN_API_KEY is not set: operator endpoints are closed. Make a key with " +
+        "`npm run -s new-key` and start with ADMIN_API_KEY=<key>.",
+    );
+  }
+  const stop = async () => {
+    await service.shutdown();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : err);
+  Deno.exit(1);
+}

@@ -1,0 +1,43 @@
+/**
+ * Middleware: counts each request against a bucket kept in the database, sets the IETF draft
+ * RateLimit-Policy / RateLimit headers on the response, and refuses with 429 past the limit.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { AppError } from "../errors.ts";
+import { consumeRateLimit } from "../db/rate-limit.ts";
+
+/** Options of rateLimit: which bucket a request counts against, and its limit per minute. */
+export interface RateLimitOptions {
+  bucket(c: Context<AppEnv>): string;
+  limitPerMinute(c: Context<AppEnv>): number;
+  /** Name of the policy in the headers. */
+  policy?: string;
+}
+
+const WINDOW_SECONDS = 60;
+
+/** Builds the rate-limit middleware. */
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
+  const policy = options.policy ?? "default";
+  return async function rateLimitMiddleware(c, next) {
+    const limit = options.limitPerMinute(c);
+    const decision = await consumeRateLimit(
+      c.get("deps").db.sql,
+      options.bucket(c),
+      limit,
+      WINDOW_SECONDS,
+    );
+    c.header("RateLimit-Policy", `"${policy}";q=${limit};w=${WINDOW_SECONDS}`);
+    c.header("RateLimit", `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`);
+    if (!decision.allowed) {
+      throw new AppError(
+        "rate_limited",
+        `Rate limit of ${limit} requests per minute exceeded; retry in ` +
+          `${decision.retryAfterSeconds} s.`,
+        { retryAfterSeconds: decision.retryAfterSeconds },
+      );
+    }
+    await next();
+  };
+}
