@@ -1,0 +1,57 @@
+/**
+ * The closed set of failures a command may throw. Commands never exit the process: only the entry
+ * (cli/main.ts) turns these into exit codes, so every code has exactly one meaning.
+ */
+
+/** Exit codes, as documented in `events --help` and the README. */
+export const EXIT = {
+  ok: 0,
+  rejected: 1,
+  usage: 2,
+  auth: 3,
+  gaveUp: 4,
+} as const;
+export type ExitCode = typeof EXIT[keyof typeof EXIT];
+
+/** Base class: a failure with a message meant for the user and the exit code it maps to. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode: ExitCode) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Wrong flags or arguments (exit 2). */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, EXIT.usage);
+  }
+}
+
+/** The input cannot be read at all: missing file, unreachable feed URL, unknown format (exit 2). */
+export class InputError extends CliError {
+  constructor(message: string) {
+    super(message, EXIT.usage);
+  }
+}
+
+/** The key is missing, malformed, unknown, revoked, or lacks the scope (exit 3). */
+export class AuthError extends CliError {
+  constructor(message: string) {
+    super(message, EXIT.auth);
+  }
+}
+
+/** Retries ran out, or the server answered something no retry can fix (exit 4). */
+export class GaveUpError extends CliError {
+  constructor(message: string) {
+    super(message, EXIT.gaveUp);
+  }
+}
+
+/** `--strict` met an invalid record, or an operator request was refused (exit 1). */
+export class RejectedError extends CliError {
+  constructor(message: string) {
+    super(message, EXIT.rejected);
+  }
+}

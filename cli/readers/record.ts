@@ -1,0 +1,33 @@
+/** What every reader yields: events with where they came from, and problems met on the way. */
+
+/** Settings every reader understands; each uses the ones that apply to its format. */
+export interface ReaderOptions {
+  /** Name used in locations: a path, a URL, or "stdin". */
+  sourceName: string;
+  /** Platform for records that name none (ICS: ics_feed unless set). */
+  platform?: string;
+  /** source_url for records that have none (ICS: the feed's URL when read from a URL). */
+  sourceUrl?: string;
+  /** IANA zone for times without an offset and records that name no zone. */
+  timezone?: string;
+  /** ICS: recurring events are expanded from `from` for this many days. */
+  horizonDays: number;
+  /** ICS: start of the recurrence window. */
+  from: Date;
+  /** CSV: header name to field name; an empty field name drops the column. */
+  columnMap: Map<string, string>;
+}
+
+/** One item of a reader's output, in file order. */
+export type ReadItem =
+  | { kind: "event"; location: string; event: Record<string, unknown> }
+  /** A record that cannot become an event (unparsable, broken); counted as invalid. */
+  | { kind: "invalid"; location: string; message: string }
+  /** Left out on purpose (a cancelled event, a series with no occurrence in the horizon). */
+  | { kind: "skipped"; location: string; message: string };
+
+/** A reader turns decoded text chunks into items. */
+export type Reader = (
+  chunks: AsyncIterable<string>,
+  options: ReaderOptions,
+) => AsyncGenerator<ReadItem>;
