@@ -1,6 +1,7 @@
 /** What handlers find on the Hono context. */
 import type { Database } from "./db/connect.ts";
 import type { Config } from "./config.ts";
+import type { AiSearch } from "./search/ai-search.ts";
 
 /** The caller behind a verified key. */
 export interface Principal {
@@ -23,6 +24,8 @@ export interface AppDeps {
   db: Database;
   config: Config;
   signals: ChangeSignals;
+  /** The embedding provider, vector store and worker behind semantic search. */
+  ai: AiSearch;
 }
 
 export type AppEnv = {

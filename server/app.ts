@@ -12,6 +12,14 @@ import { getEventHandler } from "./api/get-event.ts";
 import { createKeyHandler, listKeysHandler, revokeKeyHandler } from "./api/admin-keys.ts";
 import { healthzHandler } from "./api/healthz.ts";
 import { buildOpenApiDocument } from "./api/openapi.ts";
+import { searchHandler } from "./api/search.ts";
+import {
+  getKeyHandler,
+  patchKeyHandler,
+  trustKeyHandler,
+  untrustKeyHandler,
+} from "./api/admin-key-review.ts";
+import { aiSearchOpenApiPaths } from "./api/ai-search-openapi.ts";
 
 /** The client's address: the socket peer, or the first X-Forwarded-For hop behind a proxy. */
 function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
@@ -46,17 +54,22 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   });
 
   app.get("/healthz", healthzHandler);
-  const openApi = buildOpenApiDocument();
+  const openApi = buildOpenApiDocument(aiSearchOpenApiPaths);
   app.get("/api/v1/openapi.json", (c) => c.json(openApi));
 
   app.post("/api/v1/events", keyAuth, keyLimit, requireScope("events:write"), postEvents);
   app.get("/api/v1/events", publicLimit, listEventsHandler);
   app.get("/api/v1/events/:id", publicLimit, getEventHandler);
+  app.get("/api/v1/search", publicLimit, searchHandler);
 
   app.use("/api/v1/admin/*", keyAuth, keyLimit, requireScope("admin"));
   app.post("/api/v1/admin/keys", createKeyHandler);
   app.get("/api/v1/admin/keys", listKeysHandler);
   app.post("/api/v1/admin/keys/:ref/revoke", revokeKeyHandler);
+  app.get("/api/v1/admin/keys/:ref", getKeyHandler);
+  app.patch("/api/v1/admin/keys/:ref", patchKeyHandler);
+  app.post("/api/v1/admin/keys/:ref/trust", trustKeyHandler);
+  app.post("/api/v1/admin/keys/:ref/untrust", untrustKeyHandler);
 
   app.notFound(() => {
     throw new AppError("not_found", "No such endpoint; see /api/v1/openapi.json.");

@@ -1,6 +1,7 @@
 /** Server settings, read once from the environment at start and checked with zod. */
 import { z } from "zod";
 import { isWellFormedApiKey } from "../shared/api-key-format.ts";
+import type { EmbeddingSettings } from "./embeddings/create-provider.ts";
 
 const positiveInt = (name: string, fallback: number) =>
   z.string().optional().transform((v, ctx) => {
@@ -46,6 +47,34 @@ const ConfigSchema = z.object({
     .transform((v) => v === "true"),
   LOG_REQUESTS: z.enum(["true", "false", ""]).optional()
     .transform((v) => v !== "false"),
+  // AI search. The local model is the default; an OpenAI key switches to OpenAI unless told not to.
+  EMBEDDINGS_PROVIDER: z.enum(["openai", "local", ""], {
+    error: () => "EMBEDDINGS_PROVIDER must be openai or local",
+  }).optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().optional().refine((v) => !v || /^https?:\/\//.test(v), {
+    message:
+      "OPENAI_BASE_URL must be an http:// or https:// URL, such as https://api.openai.com/v1",
+  }),
+  EMBEDDINGS_MODEL: z.string().optional(),
+  EMBEDDINGS_DIMENSIONS: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `EMBEDDINGS_DIMENSIONS must be a positive whole number, got "${v}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  }),
+  OPENAI_ENCODING_FORMAT: z.enum(["float", "base64", ""], {
+    error: () => "OPENAI_ENCODING_FORMAT must be float or base64",
+  }).optional(),
+  EMBEDDINGS_WORKER: z.enum(["in-process", "external", ""], {
+    error: () => "EMBEDDINGS_WORKER must be in-process or external",
+  }).optional(),
 });
 
 /** The parsed settings. */
@@ -60,6 +89,10 @@ export interface Config {
   /** Whether to take the client address from X-Forwarded-For (behind a proxy). */
   trustProxy: boolean;
   logRequests: boolean;
+  /** The embedding provider; the local model when absent. */
+  embeddings?: EmbeddingSettings;
+  /** Where the embedding worker runs: in this process (default) or in `deno task worker`. */
+  embeddingWorker?: "in-process" | "external";
 }
 
 /** Thrown when a setting is wrong; its message names the variable and how to fix it. */
@@ -85,5 +118,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicRateLimitPerMinute: v.PUBLIC_RATE_LIMIT_PER_MINUTE,
     trustProxy: v.TRUST_PROXY,
     logRequests: v.LOG_REQUESTS,
+    embeddings: {
+      provider: v.EMBEDDINGS_PROVIDER || (v.OPENAI_API_KEY ? "openai" : "local"),
+      openaiApiKey: v.OPENAI_API_KEY || undefined,
+      openaiBaseUrl: v.OPENAI_BASE_URL || undefined,
+      model: v.EMBEDDINGS_MODEL || undefined,
+      dimensions: v.EMBEDDINGS_DIMENSIONS,
+      encodingFormat: v.OPENAI_ENCODING_FORMAT || undefined,
+    },
+    embeddingWorker: v.EMBEDDINGS_WORKER || "in-process",
   };
 }

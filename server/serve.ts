@@ -1,10 +1,13 @@
 /** Starts the whole service: database, migrations, HTTP server; and stops it cleanly. */
-import type { Config } from "./config.ts";
-import type { AppDeps, ChangeSignals } from "./app-env.ts";
+import { type Config, ConfigError } from "./config.ts";
+import type { AppDeps } from "./app-env.ts";
 import { openDatabase } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { pruneRateLimitBuckets } from "./db/rate-limit.ts";
 import { createApp } from "./app.ts";
+import { createEmbeddingProvider } from "./embeddings/create-provider.ts";
+import { embeddingChangeSignals, listenForEmbeddingWork } from "./embeddings/change-signals.ts";
+import { AiSearch } from "./search/ai-search.ts";
 
 /** A running service. */
 export interface RunningService {
@@ -13,7 +16,6 @@ export interface RunningService {
   shutdown(): Promise<void>;
 }
 
-const NO_SIGNALS: ChangeSignals = { eventsWritten() {}, keyTrustChanged() {} };
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 /** Opens the database, applies migrations and serves HTTP on the configured port. */
@@ -25,7 +27,23 @@ export async function startService(config: Config): Promise<RunningService> {
     await db.close();
     throw err;
   }
-  const deps: AppDeps = { db, config, signals: NO_SIGNALS };
+  let provider;
+  try {
+    provider = createEmbeddingProvider(config.embeddings ?? { provider: "local" });
+  } catch (err) {
+    await db.close();
+    throw new ConfigError(`Cannot start: ${(err as Error).message}`);
+  }
+  const ai = new AiSearch({
+    sql: db.sql,
+    provider,
+    runWorker: config.embeddingWorker !== "external",
+  });
+  const aiStatus = await ai.start();
+  if (!aiStatus.available) console.error(`AI search is unavailable: ${aiStatus.reason}`);
+  const unlisten = ai.worker ? await listenForEmbeddingWork(db, () => ai.wake()) : null;
+  const signals = embeddingChangeSignals(db, () => ai.wake());
+  const deps: AppDeps = { db, config, signals, ai };
   const app = await createApp(deps);
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   const server = Deno.serve({
@@ -44,6 +62,8 @@ export async function startService(config: Config): Promise<RunningService> {
     shutdown: async () => {
       clearInterval(pruner);
       await server.shutdown();
+      await unlisten?.();
+      await ai.stop();
       await db.close();
     },
   };

@@ -9,9 +9,12 @@ export async function healthzHandler(c: Context<AppEnv>): Promise<Response> {
   try {
     const pending = await pendingMigrations(db.sql);
     const ok = pending.length === 0;
+    // AI search being unavailable does not stop the service; it is reported, not failed on.
+    const aiSearch = ok ? await c.get("deps").ai.health() : undefined;
     return c.json({
       status: ok ? "ok" : "degraded",
       database: { kind: db.kind, reachable: true, pending_migrations: pending },
+      ...(aiSearch ? { ai_search: aiSearch } : {}),
     }, ok ? 200 : 503);
   } catch (err) {
     return c.json({

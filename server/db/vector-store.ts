@@ -7,7 +7,7 @@
 import type { Sql } from "postgres";
 
 export type VectorStoreStatus =
-  | { available: true; model: string; dimensions: number }
+  | { available: true; model: string; dimensions: number; iterativeScan: boolean }
   | { available: false; reason: string };
 
 /** pgvector cannot build an HNSW index on vectors longer than this. */
@@ -65,7 +65,11 @@ export async function prepareVectorStore(
         changed_at = CASE WHEN embedding_model.model = EXCLUDED.model
                      THEN embedding_model.changed_at ELSE now() END`;
   });
-  return { available: true, model, dimensions };
+  const [{ version }] = await sql<{ version: string }[]>`
+    SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'`;
+  const [major, minor] = version.split(".").map(Number);
+  // hnsw.iterative_scan arrived in pgvector 0.8.0.
+  return { available: true, model, dimensions, iterativeScan: major > 0 || minor >= 8 };
 }
 
 /** Why the extension cannot be created, when that shows without trying (and logging an error). */

@@ -1,0 +1,86 @@
+/** Storing vectors, and what operators see of the embedding work. */
+import type { Sql } from "postgres";
+
+/** A vector made for an event from one version of its content. */
+export interface NewEmbedding {
+  eventId: string;
+  contentHash: string;
+  textHash: string;
+  /** Null when the event's existing vector was made from the same text and is kept. */
+  vector: number[] | null;
+}
+
+/**
+ * Stores vectors and ends the worker's claims on them, in one transaction. A vector whose event
+ * changed while it was being made is not stored: the new content is still to be embedded.
+ * Returns how many events now have a current vector.
+ */
+export async function saveEmbeddings(
+  sql: Sql,
+  worker: string,
+  model: string,
+  items: NewEmbedding[],
+): Promise<number> {
+  const fresh = items.filter((i) => i.vector !== null);
+  const kept = items.filter((i) => i.vector === null);
+  return await sql.begin(async (tx) => {
+    let saved = 0;
+    if (fresh.length > 0) {
+      const rows = await tx`
+        INSERT INTO event_embeddings AS v (event_id, model, content_hash, text_hash, embedding)
+        SELECT r.id, ${model}, r.content_hash, r.text_hash, r.vector::vector
+        FROM unnest(${fresh.map((i) => i.eventId)}::uuid[],
+                    ${fresh.map((i) => i.contentHash)}::text[],
+                    ${fresh.map((i) => i.textHash)}::text[],
+                    ${fresh.map((i) => JSON.stringify(i.vector))}::text[])
+             AS r(id, content_hash, text_hash, vector)
+        JOIN events e ON e.id = r.id AND e.content_hash = r.content_hash
+        ON CONFLICT (event_id) DO UPDATE SET
+          model = EXCLUDED.model, content_hash = EXCLUDED.content_hash,
+          text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding, embedded_at = now()
+        RETURNING v.event_id`;
+      saved += rows.length;
+    }
+    if (kept.length > 0) {
+      const rows = await tx`
+        UPDATE event_embeddings v SET content_hash = r.content_hash, embedded_at = now()
+        FROM unnest(${kept.map((i) => i.eventId)}::uuid[],
+                    ${kept.map((i) => i.contentHash)}::text[],
+                    ${kept.map((i) => i.textHash)}::text[]) AS r(id, content_hash, text_hash),
+             events e
+        WHERE v.event_id = r.id AND e.id = r.id AND e.content_hash = r.content_hash
+          AND v.model = ${model} AND v.text_hash = r.text_hash
+        RETURNING v.event_id`;
+      saved += rows.length;
+    }
+    await tx`
+      DELETE FROM embedding_claims
+      WHERE event_id = ANY(${items.map((i) => i.eventId)}::uuid[]) AND worker = ${worker}`;
+    return saved;
+  });
+}
+
+/** How far AI search is behind the data. */
+export interface EmbeddingBacklog {
+  /** Events of trusted keys without a current vector. */
+  waiting: number;
+  /** Of those, events held back after failed attempts. */
+  failing: number;
+  lastError: string | null;
+}
+
+/** Counts the events still waiting for a vector of `model`. */
+export async function embeddingBacklog(sql: Sql, model: string): Promise<EmbeddingBacklog> {
+  const [row] = await sql<{ waiting: number; failing: number; last_error: string | null }[]>`
+    SELECT count(*)::int AS waiting,
+           count(*) FILTER (WHERE c.attempts > 0)::int AS failing,
+           (array_agg(c.last_error ORDER BY c.claimed_until DESC)
+              FILTER (WHERE c.last_error IS NOT NULL))[1] AS last_error
+    FROM events e
+    JOIN api_keys k ON k.id = e.last_key_id
+    LEFT JOIN event_embeddings v ON v.event_id = e.id
+    LEFT JOIN embedding_claims c ON c.event_id = e.id
+    WHERE k.trusted AND k.revoked_at IS NULL
+      AND (v.event_id IS NULL OR v.model <> ${model} OR v.content_hash <> e.content_hash)`;
+  return { waiting: row.waiting, failing: row.failing, lastError: row.last_error };
+}

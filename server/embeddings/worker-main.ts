@@ -1,0 +1,37 @@
+/**
+ * `deno task worker`: the embedding worker as its own process, for operators who scale out. Run
+ * the servers with EMBEDDINGS_WORKER=external and one or more of these against the same
+ * PostgreSQL; claims keep them from embedding the same event twice.
+ */
+import { ConfigError, loadConfig } from "../config.ts";
+import { openDatabase } from "../db/connect.ts";
+import { migrate } from "../db/migrate.ts";
+import { createEmbeddingProvider } from "./create-provider.ts";
+import { listenForEmbeddingWork } from "./change-signals.ts";
+import { AiSearch } from "../search/ai-search.ts";
+
+try {
+  const config = loadConfig(Deno.env.toObject());
+  const provider = createEmbeddingProvider(config.embeddings ?? { provider: "local" });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(db.sql);
+  const ai = new AiSearch({ sql: db.sql, provider, runWorker: true });
+  const status = await ai.start();
+  console.log(
+    status.available
+      ? `Embedding worker started with ${provider.model}`
+      : `Embedding worker waiting: AI search is unavailable: ${status.reason}`,
+  );
+  const unlisten = await listenForEmbeddingWork(db, () => ai.wake());
+  const stop = async () => {
+    await unlisten();
+    await ai.stop();
+    await db.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : err);
+  Deno.exit(1);
+}

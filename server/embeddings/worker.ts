@@ -1,0 +1,204 @@
+/**
+ * The embedding worker: claims events that need a vector, embeds them in batches, stores the
+ * vectors, and repeats until nothing is left; then sleeps until woken (an upsert, a trust
+ * decision) or until the slow safety-net poll. Provider failures back off, honouring Retry-After;
+ * the claims of a failed batch are given back, so no work is lost.
+ */
+import type { Sql } from "postgres";
+import { type ClaimedEvent, claimEventsToEmbed, releaseClaims } from "../db/embedding-claims.ts";
+import { type NewEmbedding, saveEmbeddings } from "../db/embeddings.ts";
+import type { VectorAvailability } from "./vector-availability.ts";
+import { embeddingText } from "./embedding-text.ts";
+import { type EmbeddingProvider, EmbeddingProviderError } from "./provider.ts";
+
+export interface EmbeddingWorkerOptions {
+  sql: Sql;
+  provider: EmbeddingProvider;
+  store: VectorAvailability;
+  /** Names this worker's claims; unique per process. */
+  workerId?: string;
+  batchSize?: number;
+  /** Sleep between checks when nothing woke the worker. */
+  pollIntervalMs?: number;
+  /** How long a claim holds; past it a dead worker's events are taken again. */
+  claimMs?: number;
+  /** First wait after a provider failure; doubles up to `maxBackoffMs`. */
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  log?: (message: string) => void;
+}
+
+/** What the worker is doing, for /healthz. */
+export interface WorkerState {
+  running: boolean;
+  embedded: number;
+  lastError: string | null;
+  /** When the worker will try the provider again after a failure. */
+  backoffUntil: string | null;
+}
+
+/** Runs the embedding loop in this process. */
+export class EmbeddingWorker {
+  readonly #o: Required<Omit<EmbeddingWorkerOptions, "log">> & { log: (m: string) => void };
+  #stopped = true;
+  #woken = false;
+  #wake: (() => void) | null = null;
+  #loop: Promise<void> | null = null;
+  #backoffMs = 0;
+  #state: WorkerState = { running: false, embedded: 0, lastError: null, backoffUntil: null };
+
+  constructor(options: EmbeddingWorkerOptions) {
+    this.#o = {
+      workerId: `${Deno.hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`,
+      batchSize: 32,
+      pollIntervalMs: 30_000,
+      claimMs: 120_000,
+      initialBackoffMs: 1_000,
+      maxBackoffMs: 300_000,
+      log: (m) => console.error(m),
+      ...options,
+    };
+  }
+
+  /** Starts the loop; it runs until `stop()`. */
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#state.running = true;
+    this.#loop = this.#run();
+  }
+
+  /** Asks the worker to look for work now (after an upsert or a trust decision). */
+  wake(): void {
+    this.#woken = true;
+    this.#wake?.();
+  }
+
+  /** Stops after the batch in hand is stored or given back. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.wake();
+    await this.#loop;
+    this.#state.running = false;
+  }
+
+  state(): WorkerState {
+    return { ...this.#state };
+  }
+
+  /** Embeds until nothing is left to do; returns how many events got a current vector. */
+  async runUntilIdle(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const done = await this.runOnce();
+      if (done === null) return total;
+      total += done;
+    }
+  }
+
+  /**
+   * Claims and embeds one batch. Returns the number of events stored, or null when there was
+   * nothing to claim (or AI search is unavailable). Throws what the provider threw.
+   */
+  async runOnce(): Promise<number | null> {
+    const store = await this.#o.store.status();
+    if (!store.available) return null;
+    const { sql, provider, workerId } = this.#o;
+    const claimed = await claimEventsToEmbed(sql, {
+      worker: workerId,
+      model: provider.model,
+      limit: this.#o.batchSize,
+      claimMs: this.#o.claimMs,
+    });
+    if (claimed.length === 0) return null;
+    const items = await Promise.all(claimed.map((e) => this.#prepare(e)));
+    const toEmbed = items.filter((i) => i.text !== null);
+    try {
+      const vectors = await provider.embed(toEmbed.map((i) => i.text!));
+      toEmbed.forEach((item, n) => (item.embedding.vector = vectors[n]));
+    } catch (err) {
+      const retryable = !(err instanceof EmbeddingProviderError) || err.retryable;
+      await releaseClaims(sql, workerId, claimed.map((e) => e.id), {
+        delayMs: retryable ? this.#nextBackoff(err) : 0,
+        error: err instanceof Error ? err.message : String(err),
+        countAttempt: !retryable,
+      }).catch(() => {});
+      throw err;
+    }
+    const saved = await saveEmbeddings(
+      sql,
+      workerId,
+      provider.model,
+      items.map((i) => i.embedding),
+    );
+    this.#state.embedded += saved;
+    return saved;
+  }
+
+  /** The text to embed, or null when the existing vector was made from the same text. */
+  async #prepare(e: ClaimedEvent): Promise<{ text: string | null; embedding: NewEmbedding }> {
+    const text = embeddingText(e);
+    const textHash = await sha256Hex(text);
+    const reusable = e.vector_model === this.#o.provider.model && e.vector_text_hash === textHash;
+    return {
+      text: reusable ? null : text,
+      embedding: { eventId: e.id, contentHash: e.content_hash, textHash, vector: null },
+    };
+  }
+
+  #nextBackoff(err: unknown): number {
+    const base = this.#backoffMs === 0
+      ? this.#o.initialBackoffMs
+      : Math.min(this.#backoffMs * 2, this.#o.maxBackoffMs);
+    const asked = err instanceof EmbeddingProviderError ? err.retryAfterMs ?? 0 : 0;
+    this.#backoffMs = Math.min(Math.max(base, asked), Math.max(this.#o.maxBackoffMs, asked));
+    return this.#backoffMs;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      this.#woken = false;
+      let wait = this.#o.pollIntervalMs;
+      try {
+        const done = await this.runOnce();
+        this.#backoffMs = 0;
+        this.#state.backoffUntil = null;
+        if (done !== null) {
+          this.#state.lastError = null;
+          continue;
+        }
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        this.#state.lastError = message;
+        this.#o.log(`Embedding worker: ${message}`);
+        const retryable = !(err instanceof EmbeddingProviderError) || err.retryable;
+        // A non-retryable failure is booked on the events; the others may still go through.
+        wait = retryable ? (this.#backoffMs || this.#nextBackoff(err)) : this.#o.initialBackoffMs;
+        this.#state.backoffUntil = new Date(Date.now() + wait).toISOString();
+        await this.#sleep(wait, false);
+        continue;
+      }
+      if (!this.#woken) await this.#sleep(wait, true);
+    }
+  }
+
+  /** Sleeps for `ms`; a wake cuts it short only when `wakeable` (not during a backoff). */
+  #sleep(ms: number, wakeable: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const wake = () => {
+        if (wakeable || this.#stopped) done();
+      };
+      this.#wake = wake;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
