@@ -11,6 +11,8 @@ export interface Principal {
   prefix: string;
   scopes: string[];
   rateLimitPerMinute: number;
+  /** Whether the key's first batch is already kept for review. */
+  hasFirstBatch: boolean;
 }
 
 /** Things the server calls when data changes, e.g. to wake the embedding worker. */

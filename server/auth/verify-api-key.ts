@@ -31,6 +31,7 @@ export async function verifyApiKey(
         prefix: OPERATOR_PREFIX,
         scopes: ["admin"],
         rateLimitPerMinute: 600,
+        hasFirstBatch: true,
       },
     };
   }
@@ -47,6 +48,7 @@ export async function verifyApiKey(
       prefix: record.prefix,
       scopes: record.scopes,
       rateLimitPerMinute: record.rate_limit_per_minute,
+      hasFirstBatch: record.first_batch_at !== null,
     },
   };
 }

@@ -67,12 +67,21 @@ export async function insertApiKey(sql: Sql, key: NewApiKey): Promise<ApiKeyReco
   return row;
 }
 
-/** The key whose SHA-256 digest is `digest`, revoked or not. */
+/**
+ * The key whose SHA-256 digest is `digest`, revoked or not. Also notes when the key was last
+ * used, at most once a minute so that busy keys do not contend for their row.
+ */
 export async function findApiKeyByDigest(
   sql: Sql,
   digest: Uint8Array,
 ): Promise<ApiKeyRecord | null> {
   const [row] = await sql<ApiKeyRecord[]>`
+    WITH touched AS (
+      UPDATE api_keys SET last_used_at = now()
+      WHERE digest = ${digest} AND revoked_at IS NULL
+        AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+      RETURNING id
+    )
     SELECT ${keyColumns(sql)} FROM api_keys k JOIN contributors c ON c.id = k.contributor_id
     WHERE k.digest = ${digest}`;
   return row ?? null;
@@ -113,18 +122,15 @@ export async function revokeApiKey(sql: Sql, id: string): Promise<ApiKeyRecord |
 }
 
 /**
- * Notes an accepted batch: the key's first one is kept for the operator's review.
+ * Keeps a key's first accepted batch for the operator's review; later batches change nothing.
  * Runs inside the batch's transaction.
  */
-export async function recordAcceptedBatch(
+export async function recordFirstBatch(
   sql: Sql,
   keyId: string,
   eventIds: string[],
 ): Promise<void> {
   await sql`
-    UPDATE api_keys SET
-      last_used_at = now(),
-      first_batch_at = coalesce(first_batch_at, now()),
-      first_batch_event_ids = coalesce(first_batch_event_ids, ${eventIds}::uuid[])
-    WHERE id = ${keyId}`;
+    UPDATE api_keys SET first_batch_at = now(), first_batch_event_ids = ${eventIds}::uuid[]
+    WHERE id = ${keyId} AND first_batch_at IS NULL`;
 }

@@ -66,6 +66,15 @@ export async function upsertEvents(
       organiser_url text, cover_image_url text, attendee_count integer, capacity integer,
       content_hash text
     )
+    -- Skip rows that would change nothing (an identical re-send by the same key) or that belong
+    -- to someone else before the insert is attempted: each attempt computes the row's tsvector,
+    -- the costliest part of a write. The ON CONFLICT clause still guards against races.
+    WHERE NOT EXISTS (
+      SELECT 1 FROM events cur
+      WHERE cur.external_id = x.external_id AND cur.platform = x.platform
+        AND (cur.contributor_id <> ${writer.contributorId}::uuid
+          OR (cur.content_hash = x.content_hash AND cur.last_key_id = ${writer.keyId}::uuid))
+    )
     ON CONFLICT (external_id, platform) DO UPDATE SET
       last_key_id = EXCLUDED.last_key_id, source_url = EXCLUDED.source_url,
       title = EXCLUDED.title, description = EXCLUDED.description, starts_at = EXCLUDED.starts_at,

@@ -3,9 +3,9 @@ import type { Sql } from "postgres";
 import type { EventRecord } from "../../shared/event-schema.ts";
 import type { AppDeps, Principal } from "../app-env.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
-import { recordAcceptedBatch } from "../db/api-keys.ts";
+import { recordFirstBatch } from "../db/api-keys.ts";
 
-/** Upserts the batch, records it as the key's first batch when it is one, and signals the change. */
+/** Upserts the batch, keeps it for review when it is the key's first, and signals the change. */
 export async function ingestBatch(
   deps: AppDeps,
   principal: Principal,
@@ -19,7 +19,9 @@ export async function ingestBatch(
     // postgres.js types a transaction apart from the pool, though both run the same queries.
     const tx = transaction as unknown as Sql;
     const result = await upsertEvents(tx, { keyId, contributorId }, events);
-    await recordAcceptedBatch(tx, keyId, result.eventIds);
+    if (!principal.hasFirstBatch && result.eventIds.length > 0) {
+      await recordFirstBatch(tx, keyId, result.eventIds);
+    }
     return result;
   });
   if (outcome.eventIds.length > 0) deps.signals.eventsWritten(outcome.eventIds);
