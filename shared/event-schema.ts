@@ -48,11 +48,13 @@ function text(field: string, max: number) {
           message: `${field} contains a NUL character (\\u0000), which cannot be stored: remove it`,
         });
       }
-      if (s.length > max) {
+      // Limits count characters (code points), not UTF-16 units: an emoji is one character.
+      const length = s.length > max ? [...s].length : s.length;
+      if (length > max) {
         ctx.issues.push({
           code: "custom",
           input: s,
-          message: `${field} is ${s.length} characters long; the limit is ${max}`,
+          message: `${field} is ${length} characters long; the limit is ${max}`,
         });
       }
     });
@@ -206,6 +208,8 @@ type PartialEvent = Record<string, unknown>;
  * every problem; each rule looks only at fields that are themselves valid.
  */
 function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
+  // `when` runs this on any input, also on an item that is null or not an object at all.
+  if (typeof e !== "object" || e === null) return;
   const validTime = (v: unknown) => typeof v === "string" && parseDateTime(v).kind !== "invalid";
   const timezone = typeof e.timezone === "string" && isIanaTimeZone(e.timezone) ? e.timezone : null;
   const timezoneGiven = e.timezone !== undefined && e.timezone !== null && e.timezone !== "";
