@@ -1,0 +1,51 @@
+/** Helpers for search tests: calling the API as an operator and as the public. */
+import type { TestServer } from "../support/test-server.ts";
+
+// deno-lint-ignore no-explicit-any
+export type Json = any;
+
+/** An operator request; returns status and parsed body. */
+export async function admin(
+  server: TestServer,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${server.adminKey}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** GET /api/v1/search with the given parameters. */
+export async function search(
+  server: TestServer,
+  params: Record<string, string>,
+): Promise<{ status: number; body: Json; headers: Headers }> {
+  const res = await fetch(`${server.url}/api/v1/search?${new URLSearchParams(params)}`);
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+/** External ids of a search answer, best first. */
+export function ids(body: Json): string[] {
+  return body.data.map((hit: Json) => hit.event.external_id);
+}
+
+/** Polls `check` until it returns true, failing after `timeoutMs`. */
+export async function eventually(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting until ${what}`);
+}
