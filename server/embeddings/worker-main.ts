@@ -10,12 +10,28 @@ import { createEmbeddingProvider } from "./create-provider.ts";
 import { listenForEmbeddingWork } from "./change-signals.ts";
 import { AiSearch } from "../search/ai-search.ts";
 
+/** `--batch-size N` and `--claim-seconds N`; other settings come from the environment. */
+function workerFlags(args: string[]): { batchSize?: number; claimMs?: number } {
+  const flags: { batchSize?: number; claimMs?: number } = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const value = Number(args[i + 1]);
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new ConfigError(`Cannot start the worker: ${args[i]} needs a positive whole number`);
+    }
+    if (args[i] === "--batch-size") flags.batchSize = value;
+    else if (args[i] === "--claim-seconds") flags.claimMs = value * 1000;
+    else throw new ConfigError(`Cannot start the worker: unknown option ${args[i]}`);
+  }
+  return flags;
+}
+
 try {
   const config = loadConfig(Deno.env.toObject());
+  const flags = workerFlags(Deno.args);
   const provider = createEmbeddingProvider(config.embeddings ?? { provider: "local" });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(db.sql);
-  const ai = new AiSearch({ sql: db.sql, provider, runWorker: true });
+  const ai = new AiSearch({ sql: db.sql, provider, runWorker: true, worker: flags });
   const status = await ai.start();
   console.log(
     status.available

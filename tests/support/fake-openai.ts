@@ -29,6 +29,8 @@ export interface FakeOpenAI {
   requests: FakeOpenAIRequest[];
   /** Answers the next `count` embeddings requests with the given failure. */
   failNext(count: number, failure: FailureOptions): void;
+  /** Holds the next `count` requests without answering, as a hung upstream would. */
+  stallNext(count: number): void;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,8 @@ export function startFakeOpenAI(options: { apiKey?: string } = {}): FakeOpenAI {
   const apiKey = options.apiKey ?? "sk-test-fake-openai";
   const requests: FakeOpenAIRequest[] = [];
   const failures: FailureOptions[] = [];
+  let stalls = 0;
+  const stalled: (() => void)[] = [];
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     async (req) => {
@@ -62,6 +66,12 @@ export function startFakeOpenAI(options: { apiKey?: string } = {}): FakeOpenAI {
       });
       if (authorization !== `Bearer ${apiKey}`) {
         return error(401, "invalid_api_key", "Incorrect API key provided");
+      }
+      if (stalls > 0) {
+        stalls--;
+        // Answered only when the fake closes, by which time nobody is listening.
+        await new Promise<void>((resolve) => stalled.push(resolve));
+        return error(503, "server_error", "Stalled request released at shutdown");
       }
       const failure = failures.shift();
       if (failure) {
@@ -95,7 +105,13 @@ export function startFakeOpenAI(options: { apiKey?: string } = {}): FakeOpenAI {
     failNext(count, failure) {
       for (let i = 0; i < count; i++) failures.push(failure);
     },
-    close: () => server.shutdown(),
+    stallNext(count) {
+      stalls += count;
+    },
+    close: () => {
+      for (const release of stalled.splice(0)) release();
+      return server.shutdown();
+    },
   };
 }
 
