@@ -1,0 +1,184 @@
+/**
+ * The per-key rate limit: draft RateLimit headers on every authenticated response, 429 past the
+ * limit, per-key limits, and one shared limit for several server instances on one database.
+ */
+import assert from "node:assert/strict";
+import { createTestDatabase, openTestDatabase, testBackends } from "../support/databases.ts";
+import { createApiKey, startTestServer } from "../support/test-server.ts";
+import { generateApiKey } from "../../shared/api-key-format.ts";
+import { loadConfig } from "../../server/config.ts";
+import { createApp } from "../../server/app.ts";
+import { AiSearch } from "../../server/search/ai-search.ts";
+import { LocalProvider } from "../../server/embeddings/local-provider.ts";
+import { get, postEvents, type Reply, send } from "./support/http.ts";
+import { freshEvent } from "./support/batches.ts";
+import { startServerProcess } from "./support/server-process.ts";
+
+const POLICY = /^"default";q=(\d+);w=60$/;
+const STATE = /^"default";r=(\d+);t=(\d+)$/;
+
+/** The limit and remaining count a reply announces. */
+function rateHeaders(reply: Reply): { limit: number; remaining: number; reset: number } {
+  const policy = POLICY.exec(reply.headers.get("RateLimit-Policy") ?? "");
+  const state = STATE.exec(reply.headers.get("RateLimit") ?? "");
+  assert.ok(policy, `RateLimit-Policy is ${reply.headers.get("RateLimit-Policy")}`);
+  assert.ok(state, `RateLimit is ${reply.headers.get("RateLimit")}`);
+  return { limit: Number(policy[1]), remaining: Number(state[1]), reset: Number(state[2]) };
+}
+
+/** Asserts a 429 with Retry-After and retry_after that agree. */
+function assertRateLimited(reply: Reply): void {
+  assert.equal(reply.status, 429, JSON.stringify(reply.body));
+  const retryAfter = Number(reply.headers.get("Retry-After"));
+  assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After ${retryAfter}`);
+  assert.equal(reply.body.retry_after, retryAfter);
+  assert.equal(typeof reply.body.message, "string");
+  assert.equal(rateHeaders(reply).remaining, 0);
+}
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] each key is rate limited, with the draft headers`, async (t) => {
+    const server = await startTestServer(kind);
+    try {
+      await t.step(
+        "a new key's responses announce the default policy of 60 per minute",
+        async () => {
+          const { key } = await createApiKey(server);
+          const first = await postEvents(server.url, key, { events: [freshEvent()] });
+          assert.equal(first.status, 200);
+          assert.deepEqual(rateHeaders(first).limit, 60);
+          assert.equal(rateHeaders(first).remaining, 59);
+          const second = await postEvents(server.url, key, { events: [] });
+          assert.equal(second.status, 400);
+          assert.equal(rateHeaders(second).remaining, 58);
+        },
+      );
+
+      await t.step("a 403 of an authenticated key carries the headers too", async () => {
+        const { key } = await createApiKey(server, { scopes: ["admin"] });
+        const reply = await postEvents(server.url, key, { events: [freshEvent()] });
+        assert.equal(reply.status, 403);
+        assert.equal(rateHeaders(reply).limit, 60);
+      });
+
+      await t.step("the 61st request within a minute gets 429 with Retry-After", async () => {
+        const { key } = await createApiKey(server);
+        // Sent at once: the limit refills one request per second, so a slow burst would earn more.
+        const burst = await Promise.all(
+          Array.from({ length: 60 }, () => postEvents(server.url, key, { events: [] })),
+        );
+        assert.deepEqual(burst.map((r) => r.status), Array(60).fill(400));
+        assert.equal(Math.min(...burst.map((r) => rateHeaders(r).remaining)), 0);
+        const refused = await postEvents(server.url, key, { events: [freshEvent()] });
+        assertRateLimited(refused);
+        const again = await postEvents(server.url, key, { events: [freshEvent()] });
+        assertRateLimited(again);
+      });
+
+      await t.step("one key's exhausted limit does not affect another key", async () => {
+        const { key } = await createApiKey(server);
+        const reply = await postEvents(server.url, key, { events: [freshEvent()] });
+        assert.equal(reply.status, 200);
+      });
+
+      await t.step("a key with its own limit is held to it", async () => {
+        const { key } = await createApiKey(server, { rate_limit_per_minute: 3 });
+        const replies = [];
+        for (let i = 0; i < 3; i++) {
+          replies.push(await postEvents(server.url, key, { events: [freshEvent()] }));
+        }
+        assert.deepEqual(replies.map((r) => r.status), [200, 200, 200]);
+        assert.deepEqual(replies.map((r) => rateHeaders(r).remaining), [2, 1, 0]);
+        assert.deepEqual(replies.map((r) => rateHeaders(r).limit), [3, 3, 3]);
+        const refused = await postEvents(server.url, key, { events: [freshEvent()] });
+        assertRateLimited(refused);
+        // One request frees up every 20 s at 3 per minute.
+        const retryAfter = Number(refused.headers.get("Retry-After"));
+        assert.ok(retryAfter > 10 && retryAfter <= 20, `Retry-After ${retryAfter}`);
+      });
+
+      await t.step("a refused request stores nothing", async () => {
+        const { key } = await createApiKey(server, { rate_limit_per_minute: 1 });
+        assert.equal((await postEvents(server.url, key, { events: [freshEvent()] })).status, 200);
+        const e = freshEvent();
+        assertRateLimited(await postEvents(server.url, key, { events: [e] }));
+        const found = await get(
+          server.url,
+          `/api/v1/events?external_id=${e.external_id}&from=1900-01-01`,
+        );
+        assert.deepEqual(found.body.data, []);
+      });
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+/** Posts `count` requests with `key`, alternating between the servers, one after another. */
+async function alternate(urls: string[], key: string, count: number): Promise<Reply[]> {
+  const replies = [];
+  for (let i = 0; i < count; i++) {
+    replies.push(await postEvents(urls[i % urls.length], key, { events: [freshEvent()] }));
+  }
+  return replies;
+}
+
+/** Checks that a limit of 6 is shared by the servers at `urls`. */
+async function assertSharedLimit(urls: string[], adminKey: string): Promise<void> {
+  const { key } = await createApiKey({ url: urls[0], adminKey }, { rate_limit_per_minute: 6 });
+  const allowed = await alternate(urls, key, 6);
+  assert.deepEqual(allowed.map((r) => r.status), Array(6).fill(200));
+  assert.deepEqual(allowed.map((r) => rateHeaders(r).remaining), [5, 4, 3, 2, 1, 0]);
+  for (const url of urls) {
+    assertRateLimited(await postEvents(url, key, { events: [freshEvent()] }));
+  }
+}
+
+if (testBackends().includes("postgres")) {
+  Deno.test("[postgres] two server processes on one database share one limit", async () => {
+    const location = await createTestDatabase("postgres");
+    const adminKey = generateApiKey();
+    const env = {
+      DATABASE_URL: location.databaseUrl!,
+      ADMIN_API_KEY: adminKey,
+      EMBEDDINGS_WORKER: "external",
+    };
+    const servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    try {
+      assert.notEqual(servers[0].url, servers[1].url);
+      for (const s of servers) assert.equal((await get(s.url, "/healthz")).status, 200);
+      await assertSharedLimit(servers.map((s) => s.url), adminKey);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+      await location.drop();
+    }
+  });
+}
+
+Deno.test("[pglite] two app instances on one database share one limit", async () => {
+  // One process may own a PGlite directory, so the two instances share one open database.
+  const db = await openTestDatabase("pglite");
+  const adminKey = generateApiKey();
+  const config = { ...loadConfig({ ADMIN_API_KEY: adminKey }), logRequests: false };
+  const servers = await Promise.all([0, 1].map(async () => {
+    const ai = new AiSearch({ sql: db.sql, provider: new LocalProvider(), runWorker: false });
+    const signals = { eventsWritten() {}, keyTrustChanged() {} };
+    const app = await createApp({ db, config, signals, ai });
+    const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
+    const server = Deno.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      onListen: (addr) => resolve(addr as Deno.NetAddr),
+    }, app.fetch);
+    const addr = await promise;
+    return { url: `http://127.0.0.1:${addr.port}`, server };
+  }));
+  try {
+    await assertSharedLimit(servers.map((s) => s.url), adminKey);
+    const health = await send(`${servers[1].url}/healthz`);
+    assert.equal(health.status, 200);
+  } finally {
+    await Promise.all(servers.map((s) => s.server.shutdown()));
+    await db.close();
+  }
+});
