@@ -15,6 +15,9 @@ export type ExitCode = typeof EXIT[keyof typeof EXIT];
 
 /** Base class: a failure with a message meant for the user and the exit code it maps to. */
 export class CliError extends Error {
+  /** Set once the command has printed its own summary (with --json, the only stdout JSON). */
+  summaryPrinted = false;
+
   constructor(message: string, readonly exitCode: ExitCode) {
     super(message);
     this.name = new.target.name;

@@ -1,0 +1,255 @@
+#!/usr/bin/env node
+/**
+ * The `events` command: only the command table. Each command is a plain async function in
+ * cli/commands/; they throw typed errors (cli/errors.ts) and only this file turns them into exit
+ * codes.
+ */
+import process from "node:process";
+import { Command, CommanderError, Option } from "commander";
+import { PLATFORMS } from "../shared/event-schema.ts";
+import { SCOPES } from "../shared/api-schemas.ts";
+import { CliError, EXIT } from "./errors.ts";
+import { processTerminal, type Terminal } from "./output/terminal.ts";
+import {
+  apiSettings,
+  integerOption,
+  type RawReadOptions,
+  readSettings,
+  sendSettings,
+} from "./settings.ts";
+import { push } from "./commands/push.ts";
+import { validate } from "./commands/validate.ts";
+import { createKey, listKeys, setRateLimit } from "./commands/admin-keys.ts";
+import { reviewKey } from "./commands/admin-review.ts";
+import { decideKey } from "./commands/admin-decide.ts";
+import { VERSION } from "./version.ts";
+
+const INTERNAL_ERROR = 70;
+
+const HELP_FOOTER = `
+Inputs: a file (.ics, .csv, .json, .ndjson), an http(s) URL, or - for stdin.
+
+Environment:
+  EVENTS_API_URL   service URL (default http://localhost:8000); --api-url wins
+  EVENTS_API_KEY   API key (admin commands: the operator key); --api-key wins.
+                   The key is never printed.
+
+Exit codes:
+  0  all records accepted (or valid, for validate)
+  1  some records invalid or rejected (the summary lists each with its location)
+  2  usage or input error (bad option, unreadable file, unknown format)
+  3  authentication or permission error (missing, malformed, unknown or revoked key; missing scope)
+  4  gave up after retries (server unreachable or failing); pushing again is safe
+  70 internal error (a bug: please report it)
+`;
+
+interface GlobalOptions {
+  apiUrl?: string;
+  apiKey?: string;
+  json?: boolean;
+  timeout?: string;
+}
+
+function readingOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option("--format <format>", "input format when the name does not tell").choices([
+        "ics",
+        "csv",
+        "json",
+        "ndjson",
+      ]),
+    )
+    .addOption(
+      new Option(
+        "--platform <platform>",
+        "platform of records that name none (ICS: default ics_feed)",
+      ).choices([...PLATFORMS]),
+    )
+    .option(
+      "--source-url <url>",
+      "source_url of records that have none (default for a URL input: the feed URL)",
+    )
+    .option("--timezone <zone>", "IANA zone for times without offset and records without timezone")
+    .option("--horizon <days>", "ICS: expand recurring events this many days ahead", "365")
+    .option("--from <date>", "ICS: start of the recurrence window (default: now)")
+    .option(
+      "--map <column=field>",
+      "CSV: fill a field from another column (repeatable; column= drops it)",
+      collect,
+      [],
+    )
+    .option("--strict", "send nothing when any record is invalid");
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Builds the command table; each action hands checked settings to a command function. */
+export function buildProgram(terminal: Terminal, env: Record<string, string | undefined>): Command {
+  const program = new Command("events")
+    .description(
+      "Push technology events (ICS, CSV, JSON) to the events service, check feeds offline, and review contributors' keys.",
+    )
+    .version(VERSION)
+    .option("--api-url <url>", "service URL (env EVENTS_API_URL)")
+    .option("--api-key <key>", "API key (env EVENTS_API_KEY); admin commands take the operator key")
+    .option("--json", "print one machine-readable JSON result on stdout")
+    .option("--timeout <seconds>", "timeout of each HTTP request", "30")
+    .addHelpText("after", HELP_FOOTER)
+    .showHelpAfterError("(run events --help for usage)")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => terminal.out(text),
+      writeErr: (text) => terminal.err(text),
+    });
+  const globals = <T = Record<never, never>>(command: Command) =>
+    command.optsWithGlobals() as GlobalOptions & T;
+
+  readingOptions(
+    program.command("push <input>")
+      .description("validate and send the events of a feed in batches")
+      .option("--batch-size <n>", "events per request (1-100)", "100")
+      .option(
+        "--max-retries <n>",
+        "retries of a batch on 429, 5xx, timeouts and dropped connections",
+        "5",
+      )
+      .option("--dry-run", "validate and show what would be sent; send nothing"),
+  ).action(async (input: string, _options: unknown, command: Command) => {
+    const o = globals<
+      RawReadOptions & { batchSize?: string; maxRetries?: string; dryRun?: boolean }
+    >(command);
+    const read = readSettings(o);
+    const send = sendSettings(o);
+    await push(input, { read, api: o.dryRun ? null : apiSettings(o, env), ...send }, terminal);
+  });
+
+  readingOptions(
+    program.command("validate <input>").description(
+      "check a feed against the event schema, offline",
+    ),
+  ).action(async (input: string, _options: unknown, command: Command) => {
+    await validate(input, readSettings(globals<RawReadOptions>(command)), terminal);
+  });
+
+  const admin = program.command("admin").description("operator commands (take the operator key)");
+  admin.command("keys").description("list API keys")
+    .addOption(
+      new Option("--status <status>", "only keys in this state").choices([
+        "untrusted",
+        "pending",
+        "trusted",
+        "revoked",
+      ]),
+    )
+    .action(async (_options: unknown, command: Command) => {
+      const o = globals<{ status?: string }>(command);
+      await listKeys(apiSettings(o, env), { status: o.status, json: Boolean(o.json) }, terminal);
+    });
+  admin.command("review <key>").description(
+    "show a key and its first batch, by id or display prefix",
+  )
+    .action(async (ref: string, _options: unknown, command: Command) => {
+      const o = globals(command);
+      await reviewKey(apiSettings(o, env), ref, { json: Boolean(o.json) }, terminal);
+    });
+  for (const decision of ["trust", "untrust", "revoke"] as const) {
+    const what = {
+      trust: "mark a key trusted: its events enter AI search",
+      untrust: "withdraw trust: its events leave AI search",
+      revoke: "revoke a key: it fails with 401 from then on",
+    }[decision];
+    admin.command(`${decision} <key>`).description(what)
+      .action(async (ref: string, _options: unknown, command: Command) => {
+        const o = globals(command);
+        await decideKey(apiSettings(o, env), decision, ref, { json: Boolean(o.json) }, terminal);
+      });
+  }
+  admin.command("create-key").description("create an API key; the key is shown once")
+    .requiredOption("--contributor <name>", "who the key is for")
+    .requiredOption("--name <name>", "what the key is for")
+    .addOption(
+      new Option("--scope <scope>", "scope (repeatable)").choices([...SCOPES]).argParser(
+        collectScope,
+      ).default([] as string[]),
+    )
+    .option("--rate-limit <n>", "requests per minute")
+    .action(async (_options: unknown, command: Command) => {
+      const o = globals<{ contributor: string; name: string; scope: string[]; rateLimit?: string }>(
+        command,
+      );
+      await createKey(apiSettings(o, env), {
+        contributor: o.contributor,
+        name: o.name,
+        scopes: o.scope.length > 0 ? o.scope : ["events:write"],
+        rateLimit: o.rateLimit === undefined
+          ? undefined
+          : integerOption("--rate-limit", o.rateLimit, 1, 100_000),
+        json: Boolean(o.json),
+      }, terminal);
+    });
+  admin.command("set-limit <key> <perMinute>").description(
+    "change a key's rate limit (requests per minute)",
+  )
+    .action(async (ref: string, perMinute: string, _options: unknown, command: Command) => {
+      const o = globals(command);
+      const limit = integerOption("set-limit", perMinute, 1, 100_000);
+      await setRateLimit(apiSettings(o, env), ref, limit, { json: Boolean(o.json) }, terminal);
+    });
+  return program;
+}
+
+function collectScope(value: string, previous: string[] = []): string[] {
+  if (!(SCOPES as readonly string[]).includes(value)) {
+    throw new CommanderError(
+      EXIT.usage,
+      "commander.invalidArgument",
+      `error: scope must be one of ${SCOPES.join(", ")}`,
+    );
+  }
+  return [...previous, value];
+}
+
+/** Runs the CLI on `argv` and returns the exit code. */
+export async function main(
+  argv: string[],
+  terminal: Terminal,
+  env: Record<string, string | undefined>,
+): Promise<number> {
+  const wantsJson = argv.includes("--json");
+  try {
+    await buildProgram(terminal, env).parseAsync(argv, { from: "user" });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") {
+        return EXIT.ok;
+      }
+      return EXIT.usage;
+    }
+    if (error instanceof CliError) {
+      if (!error.summaryPrinted) {
+        if (wantsJson) {
+          terminal.out(
+            JSON.stringify({ ok: false, exit_code: error.exitCode, error: error.message }, null, 2),
+          );
+        }
+        terminal.err(`error: ${error.message}`);
+      } else if (!wantsJson) {
+        terminal.err(`error: ${error.message}`);
+      }
+      return error.exitCode;
+    }
+    terminal.err(`internal error: ${(error as Error)?.stack ?? String(error)}`);
+    return INTERNAL_ERROR;
+  }
+}
+
+if (import.meta.main ?? true) {
+  const code = await main(process.argv.slice(2), processTerminal(), process.env);
+  process.exitCode = code;
+  // Nothing should keep the process alive now; if something does, do not hang on it.
+  setTimeout(() => process.exit(code), 2000).unref();
+}

@@ -1,0 +1,99 @@
+/** How CSV headers become event fields and cell text becomes field values. */
+import { EVENT_FIELDS } from "../../shared/event-schema.ts";
+import { InputError } from "../errors.ts";
+
+const NUMBER_FIELDS = new Set([
+  "latitude",
+  "longitude",
+  "price_min",
+  "price_max",
+  "attendee_count",
+  "capacity",
+]);
+const BOOLEAN_FIELDS = new Set(["is_virtual", "is_hybrid", "is_free", "is_sold_out"]);
+const LIST_FIELDS = new Set(["categories", "tags", "topics"]);
+const KNOWN_FIELDS = new Set<string>(EVENT_FIELDS);
+
+const TRUE_WORDS = new Set(["true", "t", "yes", "y", "1", "on"]);
+const FALSE_WORDS = new Set(["false", "f", "no", "n", "0", "off"]);
+
+function normaliseHeader(header: string): string {
+  return header.trim().toLowerCase().replace(/[\s-]+/g, "_");
+}
+
+/**
+ * The field each column fills (null: dropped). A header is a field name (any case, spaces or
+ * hyphens for underscores) unless `--map` says otherwise; any other header stops the run, since
+ * every row would fail on it.
+ */
+export function columnFields(headers: string[], columnMap: Map<string, string>): (string | null)[] {
+  const mapped = new Map(
+    [...columnMap].map(([column, field]) => [column.trim().toLowerCase(), field]),
+  );
+  const unknown: string[] = [];
+  const fields = headers.map((header) => {
+    const target = mapped.get(header.trim().toLowerCase());
+    if (target !== undefined) return target === "" ? null : target;
+    const field = normaliseHeader(header);
+    if (field === "") return null;
+    if (!KNOWN_FIELDS.has(field)) unknown.push(header);
+    return field;
+  });
+  if (unknown.length > 0) {
+    const names = unknown.map((h) => JSON.stringify(h)).join(", ");
+    throw new InputError(
+      `Cannot read the CSV header: ${names} ${
+        unknown.length === 1 ? "is not an event field" : "are not event fields"
+      }. ` +
+        `Map a column with --map "column=field", or drop it with --map "column=". Fields: ${
+          EVENT_FIELDS.join(", ")
+        }`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const field of fields) {
+    if (field === null) continue;
+    if (seen.has(field)) {
+      throw new InputError(`Cannot read the CSV header: two columns fill ${field}`);
+    }
+    seen.add(field);
+  }
+  return fields;
+}
+
+/** Checks `--map` targets before any input is read. */
+export function checkColumnMap(columnMap: Map<string, string>): void {
+  for (const [column, field] of columnMap) {
+    if (field !== "" && !KNOWN_FIELDS.has(field)) {
+      throw new InputError(`Cannot use --map ${column}=${field}: ${field} is not an event field`);
+    }
+  }
+}
+
+function parseNumber(text: string): number | string {
+  const compact = text.replace(/\s+/g, "");
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(compact)) return Number(compact);
+  if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(compact)) return Number(compact.replaceAll(",", ""));
+  // Left as text: the schema then says the field must be a number.
+  return text;
+}
+
+function parseBoolean(text: string): boolean | string {
+  const word = text.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return text;
+}
+
+function parseList(text: string): string[] {
+  return text.split(/[;|]/).map((item) => item.trim()).filter((item) => item !== "");
+}
+
+/** The field value a cell means; undefined for an empty cell (the field is then omitted). */
+export function cellValue(field: string, cell: string): unknown {
+  if (cell.trim() === "") return undefined;
+  if (NUMBER_FIELDS.has(field)) return parseNumber(cell);
+  if (BOOLEAN_FIELDS.has(field)) return parseBoolean(cell);
+  if (LIST_FIELDS.has(field)) return parseList(cell);
+  return cell;
+}

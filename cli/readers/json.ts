@@ -1,0 +1,38 @@
+/** The JSON and NDJSON readers. */
+import { jsonElements } from "./json-elements.ts";
+import { lines } from "./lines.ts";
+import type { ReaderOptions, ReadItem } from "./record.ts";
+
+function toItem(text: string, location: string): ReadItem {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: "invalid", location, message: `not valid JSON: ${(error as Error).message}` };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { kind: "invalid", location, message: "each event must be a JSON object" };
+  }
+  return { kind: "event", location, event: value as Record<string, unknown> };
+}
+
+/** Reads `[...]` or `{"events": [...]}`; locations are `file:line (index i)`. */
+export async function* readJson(
+  chunks: AsyncIterable<string>,
+  options: ReaderOptions,
+): AsyncGenerator<ReadItem> {
+  for await (const element of jsonElements(chunks, options.sourceName)) {
+    yield toItem(element.text, `${options.sourceName}:${element.line} (index ${element.index})`);
+  }
+}
+
+/** Reads one JSON event per line; blank lines are skipped. */
+export async function* readNdjson(
+  chunks: AsyncIterable<string>,
+  options: ReaderOptions,
+): AsyncGenerator<ReadItem> {
+  for await (const line of lines(chunks)) {
+    if (line.text.trim() === "") continue;
+    yield toItem(line.text, `${options.sourceName}:${line.number}`);
+  }
+}

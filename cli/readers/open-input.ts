@@ -1,0 +1,149 @@
+/** Opens what the user named (a file, `-` for stdin, or an http(s) URL) as a stream of text. */
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import process from "node:process";
+import { Agent, fetch } from "undici";
+import { InputError } from "../errors.ts";
+import { type Format, formatFromContent, formatFromMediaType, formatFromName } from "./formats.ts";
+
+/** An opened input. */
+export interface Input {
+  /** How locations name it: the path, the URL, or "stdin". */
+  name: string;
+  format: Format;
+  /** Decoded text (UTF-8, BOM removed), read lazily. */
+  chunks: AsyncIterable<string>;
+  /** Total bytes, when known (files, and URLs that send Content-Length). */
+  size: number | null;
+  /** Bytes read so far. */
+  bytesRead(): number;
+  /** The URL it was fetched from (the final one after redirects). */
+  url?: string;
+}
+
+/** How to open an input. */
+export interface OpenOptions {
+  format?: Format;
+  /** Per-request timeout for URLs, in milliseconds. */
+  timeoutMs: number;
+  stdin?: AsyncIterable<Uint8Array>;
+}
+
+/** Counts bytes, decodes UTF-8 and lets the first text be looked at before it is read. */
+function decoded(bytes: AsyncIterable<Uint8Array | string>, counter: { bytes: number }) {
+  const decoder = new TextDecoder("utf-8");
+  return (async function* () {
+    for await (const chunk of bytes) {
+      if (typeof chunk === "string") {
+        counter.bytes += chunk.length;
+        yield chunk;
+        continue;
+      }
+      counter.bytes += chunk.byteLength;
+      const text = decoder.decode(chunk, { stream: true });
+      if (text !== "") yield text;
+    }
+    const rest = decoder.decode();
+    if (rest !== "") yield rest;
+  })();
+}
+
+/** Reads the first chunk to sniff the format, then yields it again with the rest. */
+async function withFormat(
+  chunks: AsyncGenerator<string>,
+  known: Format | null,
+  name: string,
+): Promise<{ format: Format; chunks: AsyncIterable<string> }> {
+  if (known) return { format: known, chunks };
+  const first = await chunks.next();
+  const head = first.done ? "" : first.value;
+  const format = formatFromContent(head);
+  if (!format) {
+    throw new InputError(
+      `Cannot tell the format of ${name}: name it with --format ics|csv|json|ndjson`,
+    );
+  }
+  return {
+    format,
+    chunks: (async function* () {
+      if (!first.done) yield head;
+      yield* chunks;
+    })(),
+  };
+}
+
+async function openUrl(url: string, options: OpenOptions): Promise<Input> {
+  const dispatcher = new Agent({
+    connectTimeout: options.timeoutMs,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+  let response;
+  try {
+    response = await fetch(url, {
+      dispatcher,
+      headers: { accept: "text/calendar, text/csv, application/json, application/x-ndjson, */*" },
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+  } catch (error) {
+    throw new InputError(
+      `Cannot fetch ${url}: ${(error as Error).cause ?? (error as Error).message}`,
+    );
+  }
+  if (!response.ok || !response.body) {
+    throw new InputError(
+      `Cannot fetch ${url}: the server answered ${response.status} ${response.statusText}`,
+    );
+  }
+  const counter = { bytes: 0 };
+  const length = Number(response.headers.get("content-length"));
+  const known = options.format ?? formatFromName(new URL(response.url || url).pathname) ??
+    formatFromMediaType(response.headers.get("content-type"));
+  const sniffed = await withFormat(decoded(response.body, counter), known, url);
+  return {
+    name: url,
+    ...sniffed,
+    size: Number.isFinite(length) && length > 0 ? length : null,
+    bytesRead: () => counter.bytes,
+    url: response.url || url,
+  };
+}
+
+async function openFile(path: string, options: OpenOptions): Promise<Input> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new InputError(`Cannot read ${path}: it is not a file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const code = (error as { code?: string }).code;
+    throw new InputError(
+      `Cannot read ${path}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    );
+  }
+  const counter = { bytes: 0 };
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const sniffed = await withFormat(
+    decoded(stream, counter),
+    options.format ?? formatFromName(path),
+    path,
+  );
+  return { name: path, ...sniffed, size, bytesRead: () => counter.bytes };
+}
+
+/** Opens `spec`: "-" is stdin, http(s):// a URL, anything else a file path. */
+export function openInput(spec: string, options: OpenOptions): Promise<Input> {
+  if (spec === "-") {
+    const counter = { bytes: 0 };
+    const stdin = options.stdin ?? (process.stdin as AsyncIterable<Uint8Array>);
+    return withFormat(decoded(stdin, counter), options.format ?? null, "stdin").then((sniffed) => ({
+      name: "stdin",
+      ...sniffed,
+      size: null,
+      bytesRead: () => counter.bytes,
+    }));
+  }
+  if (/^https?:\/\//i.test(spec)) return openUrl(spec, options);
+  return openFile(spec, options);
+}

@@ -1,0 +1,68 @@
+/** Reads an input with the reader for its format and checks every record against the shared schema. */
+import { EventInput } from "../../shared/event-schema.ts";
+import { toValidationDetails } from "../../shared/validation-details.ts";
+import { readCsv } from "./csv.ts";
+import type { Format } from "./formats.ts";
+import { readIcs } from "./ics.ts";
+import { readJson, readNdjson } from "./json.ts";
+import type { Reader, ReaderOptions } from "./record.ts";
+
+const READERS: Record<Format, Reader> = {
+  ics: readIcs,
+  csv: readCsv,
+  json: readJson,
+  ndjson: readNdjson,
+};
+
+/** A record after local validation. */
+export type CheckedRecord =
+  | { kind: "valid"; location: string; event: Record<string, unknown> }
+  | { kind: "invalid"; location: string; messages: string[] }
+  | { kind: "skipped"; location: string; message: string };
+
+/** Fills fields the record leaves out from the command line (never overrides the record). */
+function applyDefaults(event: Record<string, unknown>, options: ReaderOptions): void {
+  if (options.platform !== undefined && (event.platform === undefined || event.platform === null)) {
+    event.platform = options.platform;
+  }
+  if (
+    options.sourceUrl !== undefined && (event.source_url === undefined || event.source_url === null)
+  ) {
+    event.source_url = options.sourceUrl;
+  }
+  if (options.timezone !== undefined && (event.timezone === undefined || event.timezone === null)) {
+    event.timezone = options.timezone;
+  }
+}
+
+function describe(path: (string | number)[], message: string): string {
+  return path.length > 1 ? `${message} (at ${path.join(".")})` : message;
+}
+
+/** Every record of the input in order, each either valid (ready to send), invalid or skipped. */
+export async function* readRecords(
+  format: Format,
+  chunks: AsyncIterable<string>,
+  options: ReaderOptions,
+): AsyncGenerator<CheckedRecord> {
+  for await (const item of READERS[format](chunks, options)) {
+    if (item.kind === "invalid") {
+      yield { kind: "invalid", location: item.location, messages: [item.message] };
+      continue;
+    }
+    if (item.kind === "skipped") {
+      yield item;
+      continue;
+    }
+    applyDefaults(item.event, options);
+    const result = EventInput.safeParse(item.event);
+    if (result.success) {
+      yield { kind: "valid", location: item.location, event: item.event };
+    } else {
+      const messages = toValidationDetails(result.error.issues).map((d) =>
+        describe(d.path, d.message)
+      );
+      yield { kind: "invalid", location: item.location, messages };
+    }
+  }
+}

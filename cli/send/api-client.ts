@@ -1,0 +1,127 @@
+/**
+ * The one place that talks HTTP to the service. Every request has connect, header and body
+ * timeouts plus an overall deadline, so no command can hang on a silent server. The key goes
+ * into the Authorization header only and into no message.
+ */
+import { Agent, request } from "undici";
+
+/** A parsed answer. */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON, or the text when the body is not JSON. */
+  body: unknown;
+  elapsedMs: number;
+}
+
+/** The request never got an answer: refused, reset, timed out. Safe to retry for upserts. */
+export class TransportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TransportError";
+  }
+}
+
+/** Connection settings. */
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  userAgent?: string;
+}
+
+/** A small client for the service's JSON API. */
+export class ApiClient {
+  readonly #agent: Agent;
+  readonly #options: ApiClientOptions;
+
+  constructor(options: ApiClientOptions) {
+    this.#options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, "") };
+    this.#agent = new Agent({
+      connectTimeout: options.timeoutMs,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  /** The base URL requests go to. */
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
+  /** Sends one request; throws TransportError when no answer arrives. */
+  async send(method: "GET" | "POST" | "PATCH", path: string, body?: unknown): Promise<ApiResponse> {
+    const started = performance.now();
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#options.apiKey}`,
+      accept: "application/json",
+      "user-agent": this.#options.userAgent ?? "events-cli",
+    };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    try {
+      const response = await request(`${this.#options.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        dispatcher: this.#agent,
+        signal: AbortSignal.timeout(this.#options.timeoutMs),
+      });
+      const text = await response.body.text();
+      let parsed: unknown = text;
+      if (text !== "") {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // Not JSON (a proxy's HTML error page, say): keep the text for the message.
+        }
+      }
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: parsed,
+        elapsedMs: performance.now() - started,
+      };
+    } catch (error) {
+      throw new TransportError(describeTransportError(error));
+    }
+  }
+
+  /** Closes pooled connections so the process can exit at once. */
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+function describeTransportError(error: unknown): string {
+  const e = error as {
+    name?: string;
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  if (e.name === "TimeoutError" || e.name === "AbortError" || /timeout/i.test(e.code ?? "")) {
+    return "the request timed out";
+  }
+  const code = e.code ?? e.cause?.code;
+  const message = e.cause?.message ?? e.message ?? String(error);
+  return code ? `${code}: ${message}` : message;
+}
+
+/** One header's value as a string (the first, when repeated). */
+export function header(response: ApiResponse, name: string): string | undefined {
+  const value = response.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The server's own words for an error answer, for messages. */
+export function errorText(response: ApiResponse): string {
+  const body = response.body as { message?: unknown; error?: unknown } | string | null;
+  if (body && typeof body === "object") {
+    const message = typeof body.message === "string" ? body.message : undefined;
+    const error = typeof body.error === "string" ? body.error : undefined;
+    if (message || error) return message ?? error ?? "";
+  }
+  if (typeof body === "string" && body.trim() !== "") return body.trim().slice(0, 200);
+  return `HTTP ${response.status}`;
+}

@@ -1,0 +1,151 @@
+/** Parses and checks option values once, at the edge; commands receive only checked settings. */
+import { isWellFormedApiKey } from "../shared/api-key-format.ts";
+import { MAX_BATCH_EVENTS, PLATFORMS } from "../shared/event-schema.ts";
+import { isIanaTimeZone } from "../shared/zoned-time.ts";
+import { AuthError, UsageError } from "./errors.ts";
+import { checkColumnMap } from "./readers/csv-columns.ts";
+import { type Format, parseFormat } from "./readers/formats.ts";
+
+export const DEFAULT_API_URL = "http://localhost:8000";
+
+/** How to read an input. */
+export interface ReadSettings {
+  format?: Format;
+  platform?: string;
+  sourceUrl?: string;
+  timezone?: string;
+  horizonDays: number;
+  from: Date;
+  columnMap: Map<string, string>;
+  timeoutMs: number;
+  json: boolean;
+  strict: boolean;
+}
+
+/** Where the service is and the key to use. */
+export interface ApiSettings {
+  apiUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+}
+
+/** Raw reading options as commander collects them. */
+export interface RawReadOptions {
+  format?: string;
+  platform?: string;
+  sourceUrl?: string;
+  timezone?: string;
+  horizon?: string;
+  from?: string;
+  map?: string[];
+  timeout?: string;
+  json?: boolean;
+  strict?: boolean;
+}
+
+/** A whole number within bounds, for an option. */
+export function integerOption(name: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
+    throw new UsageError(`Cannot use ${name} ${value}: give a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+function parseMap(entries: string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const entry of entries) {
+    const eq = entry.lastIndexOf("=");
+    if (eq <= 0) {
+      throw new UsageError(
+        `Cannot use --map ${entry}: write it as column=field (or column= to drop it)`,
+      );
+    }
+    map.set(entry.slice(0, eq).trim(), entry.slice(eq + 1).trim());
+  }
+  checkColumnMap(map);
+  return map;
+}
+
+function parseFrom(value: string | undefined): Date {
+  if (value === undefined) return new Date();
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `Cannot use --from ${value}: give a date such as 2026-01-01 or an ISO 8601 date-time`,
+    );
+  }
+  return date;
+}
+
+/** Checks the reading options. */
+export function readSettings(raw: RawReadOptions): ReadSettings {
+  if (raw.platform !== undefined && !(PLATFORMS as readonly string[]).includes(raw.platform)) {
+    throw new UsageError(
+      `Cannot use --platform ${raw.platform}: use one of ${PLATFORMS.join(", ")}`,
+    );
+  }
+  if (raw.timezone !== undefined && !isIanaTimeZone(raw.timezone)) {
+    throw new UsageError(
+      `Cannot use --timezone ${raw.timezone}: give an IANA zone name such as Europe/Berlin`,
+    );
+  }
+  if (raw.sourceUrl !== undefined && !/^https?:\/\/\S+$/i.test(raw.sourceUrl)) {
+    throw new UsageError(`Cannot use --source-url ${raw.sourceUrl}: give an absolute http(s) URL`);
+  }
+  return {
+    format: raw.format === undefined ? undefined : parseFormat(raw.format),
+    platform: raw.platform,
+    sourceUrl: raw.sourceUrl,
+    timezone: raw.timezone,
+    horizonDays: integerOption("--horizon", raw.horizon ?? "365", 1, 36_500),
+    from: parseFrom(raw.from),
+    columnMap: parseMap(raw.map ?? []),
+    timeoutMs: integerOption("--timeout", raw.timeout ?? "30", 1, 3600) * 1000,
+    json: raw.json ?? false,
+    strict: raw.strict ?? false,
+  };
+}
+
+/** The service URL and key from options or environment; a malformed key fails here, offline. */
+export function apiSettings(
+  raw: { apiUrl?: string; apiKey?: string; timeout?: string },
+  env: Record<string, string | undefined>,
+): ApiSettings {
+  const apiUrl = raw.apiUrl ?? env.EVENTS_API_URL ?? DEFAULT_API_URL;
+  try {
+    const url = new URL(apiUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http");
+  } catch {
+    throw new UsageError(
+      `Cannot use the API URL ${apiUrl}: give an http(s) URL such as ${DEFAULT_API_URL}`,
+    );
+  }
+  const apiKey = raw.apiKey ?? env.EVENTS_API_KEY;
+  if (!apiKey) throw new AuthError("No API key: pass --api-key or set EVENTS_API_KEY");
+  if (!isWellFormedApiKey(apiKey.trim())) {
+    // The key itself is never echoed: it may be a real secret with a typo.
+    throw new AuthError(
+      "The API key is malformed (a key is evk_ followed by 38 letters and digits with a valid checksum); " +
+        "check --api-key or EVENTS_API_KEY",
+    );
+  }
+  return {
+    apiUrl,
+    apiKey: apiKey.trim(),
+    timeoutMs: integerOption("--timeout", raw.timeout ?? "30", 1, 3600) * 1000,
+  };
+}
+
+/** Checks --batch-size and --max-retries. */
+export function sendSettings(raw: { batchSize?: string; maxRetries?: string }) {
+  return {
+    batchSize: integerOption(
+      "--batch-size",
+      raw.batchSize ?? String(MAX_BATCH_EVENTS),
+      1,
+      MAX_BATCH_EVENTS,
+    ),
+    maxRetries: integerOption("--max-retries", raw.maxRetries ?? "5", 0, 100),
+  };
+}
