@@ -21,6 +21,7 @@ export const MAX_BATCH_EVENTS = 100;
 export const MAX_URL_LENGTH = 2048;
 export const MAX_ARRAY_ITEM_LENGTH = 100;
 const MAX_INT4 = 2_147_483_647;
+const LONE_SURROGATE = /\p{Cs}/u;
 
 function typeName(input: unknown): string {
   if (input === null) return "null";
@@ -46,6 +47,15 @@ function text(field: string, max: number) {
           code: "custom",
           input: s,
           message: `${field} contains a NUL character (\\u0000), which cannot be stored: remove it`,
+        });
+      }
+      // JSON may escape half of a surrogate pair (\ud800), which is no character and no UTF-8.
+      if (LONE_SURROGATE.test(s)) {
+        ctx.issues.push({
+          code: "custom",
+          input: s,
+          message:
+            `${field} contains an unpaired UTF-16 surrogate (such as \\ud800): send valid Unicode`,
         });
       }
       // Limits count characters (code points), not UTF-16 units: an emoji is one character.
