@@ -7,7 +7,10 @@ import type { EventFilters, ListCursor } from "../db/event-reads.ts";
 import { validationError } from "../errors.ts";
 
 const text = (field: string) =>
-  z.string().trim().min(1, { message: `${field} must not be empty` }).max(500).optional();
+  z.string().trim().min(1, { message: `${field} must not be empty` }).max(500)
+    // PostgreSQL text cannot hold NUL: without this check the query fails with a 500.
+    .refine((s) => !s.includes("\u0000"), { message: `${field} must not contain NUL (%00)` })
+    .optional();
 
 const flag = (field: string) =>
   z.enum(["true", "false"], { error: () => `${field} must be true or false` })
@@ -17,7 +20,8 @@ const flag = (field: string) =>
 const instant = (field: string, endOfDay: boolean) =>
   z.string().optional().transform((v, ctx) => {
     if (v === undefined) return undefined;
-    if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+    // Year 0000 parses in JavaScript but not in PostgreSQL: leave it to the error below.
+    if (/^(?!0000)\d{4}-\d{2}-\d{2}$/.test(v)) {
       const day = Date.parse(`${v}T00:00:00Z`);
       if (!Number.isNaN(day)) return new Date(endOfDay ? day + 86_400_000 - 1 : day);
     }
@@ -31,14 +35,21 @@ const instant = (field: string, endOfDay: boolean) =>
     return z.NEVER;
   });
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether PostgreSQL's `real` holds the value without overflow or underflow, as ranks do. */
+const isRealRank = (abs: number) => abs === 0 || (abs > 1e-30 && abs < 1e30);
+
 const cursor = z.string().optional().transform((v, ctx): ListCursor | undefined => {
   if (v === undefined) return undefined;
   try {
     const decoded = JSON.parse(atob(v.replace(/-/g, "+").replace(/_/g, "/")));
+    // A forged cursor must not reach SQL: its values go into ::timestamptz, ::uuid and ::real.
     if (
       typeof decoded.starts_at === "string" && typeof decoded.id === "string" &&
-      (decoded.rank === undefined || typeof decoded.rank === "number") &&
-      !Number.isNaN(Date.parse(decoded.starts_at)) && /^[0-9a-f-]{36}$/i.test(decoded.id)
+      (decoded.rank === undefined ||
+        (typeof decoded.rank === "number" && isRealRank(Math.abs(decoded.rank)))) &&
+      parseDateTime(decoded.starts_at).kind === "instant" && UUID.test(decoded.id)
     ) {
       return { starts_at: decoded.starts_at, id: decoded.id, rank: decoded.rank };
     }
