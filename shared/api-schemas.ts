@@ -88,10 +88,17 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** Scopes a key can hold. */
 export const SCOPES = ["events:write", "admin"] as const;
 
+/** A short name PostgreSQL can store: NUL or half a surrogate pair would fail the query. */
+const keyLabel = (field: string) =>
+  z.string().trim().min(1, { message: `${field} must not be empty` }).max(200)
+    .refine((s) => !s.includes("\u0000") && !/\p{Cs}/u.test(s), {
+      message: `${field} must not contain NUL characters or unpaired UTF-16 surrogates`,
+    });
+
 /** Body of POST /api/v1/admin/keys. */
 export const CreateKeyRequest = z.strictObject({
-  contributor: z.string().trim().min(1, { message: "contributor must not be empty" }).max(200),
-  name: z.string().trim().min(1, { message: "name must not be empty" }).max(200),
+  contributor: keyLabel("contributor"),
+  name: keyLabel("name"),
   scopes: z.array(z.enum(SCOPES, {
     error: () => `each scope must be one of ${SCOPES.join(", ")}`,
   })).min(1, { message: "scopes must hold at least one scope" }).default(["events:write"]),

@@ -23,10 +23,14 @@ export function keyView(record: ApiKeyRecord) {
   return view;
 }
 
+const KEY_REF =
+  /^(evk_[0-9A-Za-z]{8}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
 /** The key named by id or display prefix in the path, or 404. */
 export async function keyFromPath(c: Context<AppEnv>): Promise<ApiKeyRecord> {
   const ref = c.req.param("ref")!;
-  const record = await findApiKeyByRef(c.get("deps").db.sql, ref);
+  // Only an id or a prefix can name a key; anything else (say, with NUL) must not reach SQL.
+  const record = KEY_REF.test(ref) ? await findApiKeyByRef(c.get("deps").db.sql, ref) : null;
   if (!record) {
     throw new AppError("not_found", `No API key has the id or prefix ${JSON.stringify(ref)}.`);
   }
