@@ -10,15 +10,21 @@ interface ParsedRow {
   info: { lines: number };
 }
 
-function lineBreaks(cells: string[]): number {
-  let count = 0;
+/** Line breaks inside a row's cells, and how many CRLFs among them csv-parse counts twice. */
+function lineBreaks(cells: string[]): { breaks: number; crlf: number } {
+  let breaks = 0;
+  let crlf = 0;
   for (const cell of cells) {
     for (let i = 0; i < cell.length; i++) {
       const c = cell.charCodeAt(i);
-      if (c === 10 || (c === 13 && cell.charCodeAt(i + 1) !== 10)) count++;
+      if (c === 10) breaks++;
+      else if (c === 13) {
+        if (cell.charCodeAt(i + 1) === 10) crlf++;
+        else breaks++;
+      }
     }
   }
-  return count;
+  return { breaks, crlf };
 }
 
 /** Reads CSV text into events; quoted cells may span lines, CRLF and a BOM are fine. */
@@ -33,11 +39,15 @@ export async function* readCsv(
     skip_empty_lines: true,
   }));
   let fields: (string | null)[] | null = null;
+  // csv-parse's line count counts a CRLF inside a quoted cell as two lines.
+  let overCount = 0;
   try {
     for await (const row of parser as AsyncIterable<ParsedRow>) {
       const cells = row.record;
       // Report the line a row starts on, also when a quoted cell spans several.
-      const location = `${options.sourceName}:${row.info.lines - lineBreaks(cells)}`;
+      const inside = lineBreaks(cells);
+      overCount += inside.crlf;
+      const location = `${options.sourceName}:${row.info.lines - overCount - inside.breaks}`;
       if (fields === null) {
         fields = columnFields(cells, options.columnMap);
         continue;
