@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import {
+  isIanaTimeZone,
+  parseDateTime,
+  zonedWallTimeToEpochMs,
+  zoneOffsetMs,
+} from "../../shared/zoned-time.ts";
+
+const instant = (text: string) => {
+  const parsed = parseDateTime(text);
+  if (parsed.kind !== "instant") throw new Error(`${text} gave ${JSON.stringify(parsed)}`);
+  return new Date(parsed.epochMs).toISOString();
+};
+
+/** The UTC instant of a local wall time in a zone. */
+const inZone = (local: string, zone: string) => {
+  const parsed = parseDateTime(local);
+  if (parsed.kind !== "local") throw new Error(`${local} gave ${JSON.stringify(parsed)}`);
+  return new Date(zonedWallTimeToEpochMs(parsed.wall, zone)).toISOString();
+};
+
+Deno.test("parseDateTime reads Z and every offset form as the same instant", () => {
+  for (
+    const text of [
+      "2026-05-01T09:00:00Z",
+      "2026-05-01t09:00:00z",
+      "2026-05-01 09:00:00Z",
+      "2026-05-01T11:00:00+02:00",
+      "2026-05-01T11:00:00+0200",
+      "2026-05-01T11:00+02",
+      "2026-05-01T04:30:00-04:30",
+      "2026-05-01T09:00Z",
+    ]
+  ) {
+    assert.equal(instant(text), "2026-05-01T09:00:00.000Z", text);
+  }
+});
+
+Deno.test("parseDateTime keeps fractions of a second to the millisecond", () => {
+  assert.equal(instant("2026-05-01T09:00:00.5Z"), "2026-05-01T09:00:00.500Z");
+  assert.equal(instant("2026-05-01T09:00:00,125Z"), "2026-05-01T09:00:00.125Z");
+  assert.equal(instant("2026-05-01T09:00:00.123456789Z"), "2026-05-01T09:00:00.123Z");
+});
+
+Deno.test("parseDateTime gives a wall time for a date-time without offset", () => {
+  assert.deepEqual(parseDateTime("2026-05-01T09:15:30"), {
+    kind: "local",
+    wall: { year: 2026, month: 5, day: 1, hour: 9, minute: 15, second: 30, millisecond: 0 },
+  });
+});
+
+Deno.test("parseDateTime says why a text is not a date-time", () => {
+  assert.deepEqual(parseDateTime("2026-05-01"), { kind: "invalid", reason: "date_only" });
+  for (const text of ["2026-02-29T10:00:00Z", "2026-04-31T10:00:00Z", "2026-05-01T24:00:00Z"]) {
+    assert.deepEqual(parseDateTime(text), { kind: "invalid", reason: "calendar" }, text);
+  }
+  assert.equal(parseDateTime("2028-02-29T10:00:00Z").kind, "instant");
+  for (
+    const text of [
+      "",
+      "tomorrow",
+      "2026-5-1T09:00:00Z",
+      "2026-05-01T09",
+      "1777626000",
+      "2026-05-01T09:00:00 Z",
+    ]
+  ) {
+    assert.deepEqual(parseDateTime(text), { kind: "invalid", reason: "format" }, text);
+  }
+});
+
+Deno.test("a local time in a zone is read with the offset in force then", () => {
+  assert.equal(inZone("2026-01-15T12:00:00", "Europe/Berlin"), "2026-01-15T11:00:00.000Z");
+  assert.equal(inZone("2026-07-15T12:00:00", "Europe/Berlin"), "2026-07-15T10:00:00.000Z");
+  assert.equal(inZone("2026-07-15T12:00:00", "UTC"), "2026-07-15T12:00:00.000Z");
+  assert.equal(inZone("2026-07-15T12:00:00", "Asia/Kathmandu"), "2026-07-15T06:15:00.000Z");
+  assert.equal(inZone("2026-07-15T12:00:00", "America/St_Johns"), "2026-07-15T14:30:00.000Z");
+});
+
+Deno.test("a local time is converted correctly on both sides of a DST change", () => {
+  // Europe/Berlin: 2026-03-29 02:00 -> 03:00, 2026-10-25 03:00 -> 02:00.
+  assert.equal(inZone("2026-03-29T01:59:59", "Europe/Berlin"), "2026-03-29T00:59:59.000Z");
+  assert.equal(inZone("2026-03-29T03:00:00", "Europe/Berlin"), "2026-03-29T01:00:00.000Z");
+  assert.equal(inZone("2026-10-25T01:59:59", "Europe/Berlin"), "2026-10-24T23:59:59.000Z");
+  assert.equal(inZone("2026-10-25T03:00:00", "Europe/Berlin"), "2026-10-25T02:00:00.000Z");
+  // America/New_York: 2026-03-08 and 2026-11-01.
+  assert.equal(inZone("2026-03-08T01:59:00", "America/New_York"), "2026-03-08T06:59:00.000Z");
+  assert.equal(inZone("2026-03-08T03:00:00", "America/New_York"), "2026-03-08T07:00:00.000Z");
+  assert.equal(inZone("2026-11-01T03:00:00", "America/New_York"), "2026-11-01T08:00:00.000Z");
+  // Southern hemisphere: Australia/Sydney leaves DST on 2026-04-05 at 03:00.
+  assert.equal(inZone("2026-04-04T12:00:00", "Australia/Sydney"), "2026-04-04T01:00:00.000Z");
+  assert.equal(inZone("2026-04-06T12:00:00", "Australia/Sydney"), "2026-04-06T02:00:00.000Z");
+});
+
+Deno.test("a wall time repeated by a fall-back takes its first occurrence", () => {
+  assert.equal(inZone("2026-10-25T02:30:00", "Europe/Berlin"), "2026-10-25T00:30:00.000Z");
+  assert.equal(inZone("2026-11-01T01:30:00", "America/New_York"), "2026-11-01T05:30:00.000Z");
+});
+
+Deno.test("a wall time skipped by a spring-forward moves forward by the gap", () => {
+  assert.equal(inZone("2026-03-29T02:30:00", "Europe/Berlin"), "2026-03-29T01:30:00.000Z");
+  assert.equal(inZone("2026-03-08T02:15:00", "America/New_York"), "2026-03-08T07:15:00.000Z");
+});
+
+Deno.test("a zone that skipped a whole day still resolves", () => {
+  // Samoa skipped 2011-12-30 when it moved from UTC-10 to UTC+14.
+  assert.equal(inZone("2011-12-29T12:00:00", "Pacific/Apia"), "2011-12-29T22:00:00.000Z");
+  assert.equal(inZone("2011-12-31T12:00:00", "Pacific/Apia"), "2011-12-30T22:00:00.000Z");
+});
+
+Deno.test("zoneOffsetMs gives the zone's offset at an instant, milliseconds included", () => {
+  const summer = Date.parse("2026-07-01T00:00:00.999Z");
+  assert.equal(zoneOffsetMs("Europe/Berlin", summer), 2 * 3_600_000);
+  assert.equal(zoneOffsetMs("America/New_York", summer), -4 * 3_600_000);
+  assert.equal(zoneOffsetMs("UTC", summer), 0);
+  const beforeEpoch = Date.parse("1960-07-01T00:00:00.250Z");
+  assert.equal(zoneOffsetMs("UTC", beforeEpoch), 0);
+});
+
+Deno.test("isIanaTimeZone accepts zone names and refuses offsets and inventions", () => {
+  for (
+    const zone of [
+      "Europe/Berlin",
+      "America/Argentina/Buenos_Aires",
+      "UTC",
+      "Etc/GMT+5",
+      "Asia/Kolkata",
+    ]
+  ) {
+    assert.ok(isIanaTimeZone(zone), zone);
+  }
+  for (
+    const zone of [
+      "",
+      "+02:00",
+      "UTC+2",
+      "Mars/Olympus",
+      "Europe/Berln",
+      "Europe/",
+      "../etc/passwd",
+      "Europe Berlin",
+    ]
+  ) {
+    assert.ok(!isIanaTimeZone(zone), zone);
+  }
+});
