@@ -41,9 +41,14 @@ export interface VectorQuery {
 }
 
 /**
- * Events in AI search nearest to the vector (cosine, through the HNSW index), within the filters.
- * Score is cosine similarity. In AI search means: last written by a trusted, unrevoked key, and
- * a vector of the current model made from the event's current content.
+ * Events in AI search nearest to the vector (cosine), within the filters; score is cosine
+ * similarity. In AI search means: last written by a trusted, unrevoked key, and a vector of the
+ * current model made from the event's current content.
+ *
+ * The HNSW index answers "nearest N vectors" fast, but the planner will not use it once filters
+ * are joined in (it cannot tell how many rows they keep). So the index is asked for a pool of
+ * nearest candidates, the filters applied to those, and the pool widened when too few survive;
+ * past a point, filters that strict leave few rows, and an exact scan of them is the fast path.
  */
 export async function rankByVector(
   sql: Sql,
@@ -52,30 +57,73 @@ export async function rankByVector(
   limit: number,
 ): Promise<RankedEvent[]> {
   const vector = JSON.stringify(q.vector);
-  const rows = await sql.begin(async (tx) => {
-    // Enough candidates that filters rarely leave the page short.
-    await tx`SELECT set_config('hnsw.ef_search', ${String(Math.max(40, limit * 2))}, true)`;
+  for (let pool = Math.max(100, limit * 5); pool <= MAX_POOL; pool *= 8) {
+    const { rows, exhausted } = await nearestFromIndex(sql, q, vector, filters, limit, pool);
+    if (rows.length >= limit || exhausted) return rows.map(toVectorHit);
+  }
+  const rows = await sql<Row[]>`
+    SELECT ${eventColumns(sql)}, v.embedding <=> ${vector}::vector AS distance
+    FROM event_embeddings v
+    JOIN events e ON e.id = v.event_id
+    JOIN api_keys k ON k.id = e.last_key_id
+    WHERE v.model = ${q.model} AND v.content_hash = e.content_hash
+      AND k.trusted AND k.revoked_at IS NULL AND ${filterConditions(sql, filters)}
+    ORDER BY distance, e.starts_at, e.id
+    LIMIT ${limit}`;
+  return rows.map(toVectorHit);
+}
+
+/** Widest candidate pool taken from the index before scanning the filtered rows exactly. */
+const MAX_POOL = 20_000;
+
+async function nearestFromIndex(
+  sql: Sql,
+  q: VectorQuery,
+  vector: string,
+  filters: Omit<EventFilters, "q">,
+  limit: number,
+  pool: number,
+): Promise<{ rows: Row[]; exhausted: boolean }> {
+  return await sql.begin(async (transaction) => {
+    const tx = transaction as unknown as Sql;
+    await tx`SELECT set_config('hnsw.ef_search', ${String(Math.min(1000, pool))}, true)`;
+    // Lets the index scan go on past ef_search candidates (pgvector 0.8+).
     if (q.iterativeScan) await tx`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
-    return await tx<Row[]>`
-      SELECT * FROM (
-        SELECT ${eventColumns(tx as unknown as Sql)},
-               v.embedding <=> ${vector}::vector AS distance
-        FROM event_embeddings v
-        JOIN events e ON e.id = v.event_id
-        JOIN api_keys k ON k.id = e.last_key_id
-        WHERE v.model = ${q.model} AND v.content_hash = e.content_hash
-          AND k.trusted AND k.revoked_at IS NULL
-          AND ${filterConditions(tx as unknown as Sql, filters)}
-        ORDER BY v.embedding <=> ${vector}::vector
-        LIMIT ${limit}
-      ) nearest
+    const rows = await tx<Row[]>`
+      WITH nearest AS MATERIALIZED (
+        SELECT event_id, content_hash, embedding <=> ${vector}::vector AS distance
+        FROM event_embeddings WHERE model = ${q.model}
+        ORDER BY embedding <=> ${vector}::vector
+        LIMIT ${pool}
+      )
+      SELECT ${eventColumns(tx)}, n.distance, (SELECT count(*) FROM nearest) AS candidates
+      FROM nearest n
+      JOIN events e ON e.id = n.event_id AND e.content_hash = n.content_hash
+      JOIN api_keys k ON k.id = e.last_key_id
+      WHERE k.trusted AND k.revoked_at IS NULL AND ${filterConditions(tx, filters)}
       -- relaxed_order may return neighbours slightly out of order.
-      ORDER BY distance, starts_at, id`;
+      ORDER BY n.distance, e.starts_at, e.id
+      LIMIT ${limit}`;
+    const candidates = Number(rows[0]?.candidates ?? 0);
+    return {
+      rows: rows.map(({ candidates: _c, ...row }: Row) => row),
+      exhausted: rows.length > 0 ? candidates < pool : await fewerThan(tx, q.model, pool),
+    };
   });
-  return rows.map((r: Row) => {
-    const { distance, ...event } = r;
-    return { event: toStoredEvent(event), score: 1 - Number(distance) };
-  });
+}
+
+/** Whether the model has fewer than `pool` vectors: then a wider pool cannot find more. */
+async function fewerThan(sql: Sql, model: string, pool: number): Promise<boolean> {
+  const [{ n }] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM event_embeddings WHERE model = ${model} LIMIT ${pool}
+    ) counted`;
+  return n < pool;
+}
+
+function toVectorHit(row: Row): RankedEvent {
+  const { distance, ...event } = row;
+  return { event: toStoredEvent(event), score: 1 - Number(distance) };
 }
 
 function toRanked(row: Row): RankedEvent {
