@@ -8,6 +8,8 @@ type Duration = InstanceType<typeof ICAL.Duration>;
 /** Settings that hold for the whole calendar. */
 export interface IcsContext {
   defaultZone: string | null;
+  /** Last year the calendar's zone definitions cover (see ics-zone-definitions.ts). */
+  zonesUntilYear: number;
   platform: string;
   sourceUrl?: string;
 }
@@ -107,9 +109,11 @@ export function buildEvent(
   end: IcsTime | null,
   context: IcsContext,
 ): { ok: true; event: Record<string, unknown> } | { ok: false; message: string } {
-  const begins = instantOf(start, context.defaultZone, "DTSTART");
+  const begins = instantOf(start, context.defaultZone, "DTSTART", context.zonesUntilYear);
   if (!begins.ok) return begins;
-  const ends = end === null ? null : instantOf(end, begins.zone ?? context.defaultZone, "DTEND");
+  const ends = end === null
+    ? null
+    : instantOf(end, begins.zone ?? context.defaultZone, "DTEND", context.zonesUntilYear);
   if (ends !== null && !ends.ok) return ends;
   const event: Record<string, unknown> = {
     external_id: externalId,

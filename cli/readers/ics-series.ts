@@ -89,7 +89,7 @@ function emit(
 
 /** The key an occurrence is matched by: its original start as a stamp. */
 function recurrenceKey(time: IcsTime, context: SeriesContext): string | null {
-  const instant = instantOf(time, context.defaultZone, "RECURRENCE-ID");
+  const instant = instantOf(time, context.defaultZone, "RECURRENCE-ID", context.zonesUntilYear);
   return instant.ok ? occurrenceStamp(time.time, instant.epochMs) : null;
 }
 

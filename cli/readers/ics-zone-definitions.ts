@@ -8,8 +8,8 @@ import { zoneOffsetMs } from "../../shared/zoned-time.ts";
 type JCal = [string, unknown[], unknown[]];
 
 const DAY_MS = 86_400_000;
-// No zone changes its offset twice within three days.
-const STEP_MS = 3 * DAY_MS;
+// No zone changes its offset and back within a week, so weekly probes find every change.
+const STEP_MS = 7 * DAY_MS;
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, "0");

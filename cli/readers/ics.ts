@@ -13,6 +13,18 @@ import type { ReaderOptions, ReadItem } from "./record.ts";
 const DAY_MS = 86_400_000;
 const FIRST_ZONE_YEAR = 1970;
 
+/** The earliest year a start date names, so zone definitions need not reach back further. */
+function earliestYear(events: IcsBlock[]): number {
+  let earliest = Infinity;
+  const pattern = /^(?:DTSTART|RECURRENCE-ID|RDATE|EXDATE)[^:\r\n]*:(\d{4})/gim;
+  for (const block of events) {
+    for (const match of block.text.matchAll(pattern)) {
+      earliest = Math.min(earliest, Number(match[1]));
+    }
+  }
+  return Number.isFinite(earliest) ? Math.max(FIRST_ZONE_YEAR, earliest - 1) : FIRST_ZONE_YEAR;
+}
+
 /** Every TZID parameter value the events use. */
 function referencedTzids(events: IcsBlock[]): Set<string> {
   const found = new Set<string>();
@@ -30,6 +42,7 @@ function referencedTzids(events: IcsBlock[]): Set<string> {
  * zone we know (so every feed gets current rules), else the calendar's own definition.
  */
 function zoneRoot(timezones: IcsBlock[], events: IcsBlock[], lastYear: number) {
+  const firstYear = earliestYear(events);
   const definitions = new Map<string, unknown[]>();
   for (const block of timezones) {
     try {
@@ -45,7 +58,7 @@ function zoneRoot(timezones: IcsBlock[], events: IcsBlock[], lastYear: number) {
   for (const tzid of new Set([...definitions.keys(), ...referencedTzids(events)])) {
     const zone = resolveTimeZone(tzid);
     if (zone !== null && zone !== "UTC") {
-      zones.push(vtimezoneFor(tzid, zone, FIRST_ZONE_YEAR, lastYear));
+      zones.push(vtimezoneFor(tzid, zone, firstYear, lastYear));
     } else if (definitions.has(tzid)) zones.push(definitions.get(tzid));
   }
   return new ICAL.Component(["vcalendar", [], zones] as never);
@@ -72,7 +85,13 @@ export async function* readIcs(
   const windowStartMs = options.from.getTime();
   const windowEndMs = windowStartMs + options.horizonDays * DAY_MS;
   const calendarZone = blocks.calendarProperties.get("X-WR-TIMEZONE");
+  // Zones are built to cover the recurrence window and the next decade of single events.
+  const zonesUntilYear = Math.max(
+    new Date(windowEndMs).getUTCFullYear() + 1,
+    new Date().getUTCFullYear() + 10,
+  );
   const context: SeriesContext = {
+    zonesUntilYear,
     defaultZone: options.timezone ?? (calendarZone ? resolveTimeZone(calendarZone) : null),
     platform: options.platform ?? "ics_feed",
     sourceUrl: options.sourceUrl,
