@@ -1,11 +1,19 @@
 // Bundles the CLI (cli/ plus the shared zod schemas) into one ESM file for Node 20: the package's
 // `events` bin. Runs as npm's postinstall, so `npx events` works right after `npm ci`.
-import { build } from "esbuild";
 import { chmod } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outfile = `${root}cli/dist/events.mjs`;
+
+let build;
+try {
+  ({ build } = await import("esbuild"));
+} catch {
+  // An install without devDependencies (npm ci --omit=dev) must not fail on its postinstall.
+  console.warn("events CLI not built: esbuild is not installed (devDependencies omitted)");
+  process.exit(0);
+}
 
 await build({
   entryPoints: [`${root}cli/main.ts`],
