@@ -48,7 +48,7 @@ function figures(label: string, latencies: number[], wallMs: number): Figures {
 async function benchHttp(kind: DatabaseKind, batches: Record<string, unknown>[][]) {
   const server = await startTestServer(kind);
   try {
-    const keys = [];
+    const keys: { key: string }[] = [];
     for (let i = 0; i < KEYS; i++) {
       keys.push(
         await createApiKey(server, {
@@ -89,7 +89,7 @@ async function benchRaw(kind: DatabaseKind, batches: Record<string, unknown>[][]
   const location = await createTestDatabase(kind);
   const db = await openDatabase(location);
   try {
-    const writers = [];
+    const writers: { contributorId: string; keyId: string }[] = [];
     for (let i = 0; i < KEYS; i++) {
       const [w] = await db.sql<{ contributor_id: string; key_id: string }[]>`
         WITH c AS (INSERT INTO contributors (name) VALUES (${`raw-${i}`}) RETURNING id)
