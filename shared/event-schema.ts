@@ -67,7 +67,9 @@ function text(field: string, max: number) {
           message: `${field} is ${length} characters long; the limit is ${max}`,
         });
       }
-    });
+    })
+    // The checks above are code, invisible to the OpenAPI document: state the limit there too.
+    .meta({ maxLength: max });
 }
 
 function nonEmpty<T extends z.ZodType<string>>(field: string, schema: T) {
@@ -86,7 +88,7 @@ function optional<T extends z.ZodType>(schema: T) {
 function url(field: string) {
   return text(field, MAX_URL_LENGTH).refine((s) => s === "" || isHttpUrl(s), {
     message: `${field} must be an absolute http:// or https:// URL`,
-  });
+  }).meta({ format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" });
 }
 
 function isHttpUrl(s: string): boolean {
@@ -108,13 +110,13 @@ function number(field: string, min?: number, max?: number) {
       const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
       ctx.issues.push({ code: "custom", input: n, message: `${field} must be ${range}, got ${n}` });
     }
-  });
+  }).meta({ minimum: min, maximum: max });
 }
 
 function count(field: string) {
   return number(field, 0, MAX_INT4).refine((n) => Number.isInteger(n), {
     message: `${field} must be a whole number`,
-  });
+  }).meta({ type: "integer" });
 }
 
 function bool(field: string) {
