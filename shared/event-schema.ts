@@ -4,7 +4,12 @@
  * OpenAPI document is generated from it.
  */
 import { z } from "zod";
-import { isIanaTimeZone, parseDateTime, zonedWallTimeToEpochMs } from "./zoned-time.ts";
+import {
+  isIanaTimeZone,
+  parseDateTime,
+  type ParsedDateTime,
+  zonedWallTimeToEpochMs,
+} from "./zoned-time.ts";
 
 export const PLATFORMS = [
   "luma",
@@ -205,7 +210,10 @@ const eventShape = {
 
 /** The UTC instant of a submitted time, or null when it cannot be read without a timezone. */
 function toUtcIso(value: string, timezone: string | null): string | null {
-  const parsed = parseDateTime(value);
+  return parsedToUtcIso(parseDateTime(value), timezone);
+}
+
+function parsedToUtcIso(parsed: ParsedDateTime, timezone: string | null): string | null {
   if (parsed.kind === "instant") return new Date(parsed.epochMs).toISOString();
   if (parsed.kind === "local" && timezone !== null) {
     return new Date(zonedWallTimeToEpochMs(parsed.wall, timezone)).toISOString();
@@ -216,20 +224,27 @@ function toUtcIso(value: string, timezone: string | null): string | null {
 type PartialEvent = Record<string, unknown>;
 
 /**
+ * UTC times worked out by checkAcrossFields, kept for the final transform of the same object so
+ * that each time is read once per event (this schema runs for every event of a large CLI feed).
+ */
+const utcTimes = new WeakMap<object, Record<string, string | null>>();
+
+/**
  * Rules that span fields. They run even when other fields failed, so that one response lists
  * every problem; each rule looks only at fields that are themselves valid.
  */
 function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
   // `when` runs this on any input, also on an item that is null or not an object at all.
   if (typeof e !== "object" || e === null) return;
-  const validTime = (v: unknown) => typeof v === "string" && parseDateTime(v).kind !== "invalid";
   const timezone = typeof e.timezone === "string" && isIanaTimeZone(e.timezone) ? e.timezone : null;
   const timezoneGiven = e.timezone !== undefined && e.timezone !== null && e.timezone !== "";
   const times: Record<string, string | null> = {};
   for (const field of ["starts_at", "ends_at"] as const) {
     const value = e[field];
-    if (!validTime(value)) continue;
-    times[field] = toUtcIso(value as string, timezone);
+    if (typeof value !== "string") continue;
+    const parsed = parseDateTime(value);
+    if (parsed.kind === "invalid") continue;
+    times[field] = parsedToUtcIso(parsed, timezone);
     if (times[field] === null && !timezoneGiven) {
       ctx.addIssue({
         code: "custom",
@@ -245,6 +260,7 @@ function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
       message: `ends_at (${times.ends_at}) is before starts_at (${times.starts_at})`,
     });
   }
+  utcTimes.set(e, times);
   const { price_min: min, price_max: max } = e;
   if (typeof min === "number" && typeof max === "number" && min > max) {
     ctx.addIssue({
@@ -263,12 +279,16 @@ export const EventInput = z.strictObject(eventShape, {
       : undefined,
 })
   .superRefine(checkAcrossFields, { when: () => true })
-  .transform((e) => ({
-    ...e,
-    // Both resolve: checkAcrossFields has rejected every time that cannot.
-    starts_at: toUtcIso(e.starts_at, e.timezone) as string,
-    ends_at: e.ends_at === null ? null : toUtcIso(e.ends_at, e.timezone),
-  }));
+  .transform((e) => {
+    // Both resolve: checkAcrossFields has rejected every time that cannot. It saw this very
+    // object (the transform runs only when every check passed) with the same timezone.
+    const times = utcTimes.get(e);
+    return {
+      ...e,
+      starts_at: (times?.starts_at ?? toUtcIso(e.starts_at, e.timezone)) as string,
+      ends_at: e.ends_at === null ? null : times?.ends_at ?? toUtcIso(e.ends_at, e.timezone),
+    };
+  });
 
 /** A validated, normalised event: defaults applied, times in UTC, labels de-duplicated. */
 export type EventRecord = z.output<typeof EventInput>;

@@ -26,9 +26,9 @@ export type ParsedDateTime =
 
 /** Reads an ISO 8601 date-time; a string without `Z` or an offset comes back as a wall time. */
 export function parseDateTime(text: string): ParsedDateTime {
-  if (DATE_ONLY.test(text)) return { kind: "invalid", reason: "date_only" };
   const m = DATE_TIME.exec(text);
-  if (!m) return { kind: "invalid", reason: "format" };
+  // A bare date can never match DATE_TIME, so it is only looked for when that fails.
+  if (!m) return { kind: "invalid", reason: DATE_ONLY.test(text) ? "date_only" : "format" };
   const wall: WallTime = {
     year: Number(m[1]),
     month: Number(m[2]),
@@ -84,7 +84,9 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 const MAX_CACHED_OFFSETS = 200_000;
-const offsetCache = new Map<string, number>();
+// Per zone, quarter-hour number to offset; numeric keys avoid building a string per lookup.
+const offsetCache = new Map<string, Map<number, number>>();
+let cachedOffsets = 0;
 
 /** Offset of `timeZone` from UTC at the instant `epochMs`, in milliseconds. */
 export function zoneOffsetMs(timeZone: string, epochMs: number): number {
@@ -92,12 +94,21 @@ export function zoneOffsetMs(timeZone: string, epochMs: number): number {
   // offset only on a quarter hour of UTC, so the offset at a quarter hour's start holds for all
   // of it.
   const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
-  const key = `${timeZone}@${quarter}`;
-  let offset = offsetCache.get(key);
+  let zone = offsetCache.get(timeZone);
+  let offset = zone?.get(quarter);
   if (offset === undefined) {
     offset = formattedOffsetMs(timeZone, quarter * QUARTER_HOUR_MS);
-    if (offsetCache.size >= MAX_CACHED_OFFSETS) offsetCache.clear();
-    offsetCache.set(key, offset);
+    if (cachedOffsets >= MAX_CACHED_OFFSETS) {
+      offsetCache.clear();
+      cachedOffsets = 0;
+      zone = undefined;
+    }
+    if (zone === undefined) {
+      zone = new Map();
+      offsetCache.set(timeZone, zone);
+    }
+    zone.set(quarter, offset);
+    cachedOffsets++;
   }
   return offset;
 }
@@ -127,11 +138,12 @@ export function zonedWallTimeToEpochMs(wall: WallTime, timeZone: string): number
   const local = wallToUtcMs(wall);
   const before = zoneOffsetMs(timeZone, local - 86_400_000);
   const after = zoneOffsetMs(timeZone, local + 86_400_000);
-  const candidates = [...new Set([before, after])]
-    .map((offset) => local - offset)
-    .filter((t) => t + zoneOffsetMs(timeZone, t) === local)
-    .sort((a, b) => a - b);
-  if (candidates.length > 0) return candidates[0];
+  // Each offset that reads back to the same wall time is a candidate; the earliest instant wins.
+  // (Written out rather than with arrays: this runs for every event the server or CLI checks.)
+  const early = local - Math.max(before, after);
+  const late = local - Math.min(before, after);
+  if (early + zoneOffsetMs(timeZone, early) === local) return early;
+  if (late !== early && late + zoneOffsetMs(timeZone, late) === local) return late;
   // In a gap: read the wall time with the offset in force before the change.
   return local - before;
 }

@@ -3,6 +3,14 @@ import assert from "node:assert/strict";
 import { readText, valid } from "./support/read-file.ts";
 import { DATA, readFile } from "./support/read-file.ts";
 import { InputError } from "../../cli/errors.ts";
+import { readCsv } from "../../cli/readers/csv.ts";
+
+const READ_OPTIONS = {
+  sourceName: "input",
+  horizonDays: 365,
+  from: new Date(),
+  columnMap: new Map(),
+};
 
 const HEADER = "external_id,title,source_url,starts_at";
 
@@ -26,6 +34,26 @@ Deno.test("CSV with BOM, CRLF and a quoted multi-line cell reads each row with i
   ]);
   assert.deepEqual([b.title, b.is_virtual], ['Line one\r\nline "two"', false]);
   assert.equal("capacity" in c, false);
+});
+
+Deno.test("CSV rows keep their line numbers across blank lines, and rows before a broken quote are read", async () => {
+  const csv = `${HEADER}\n\na,A,https://ex.org/a,2030-01-01T10:00:00Z\n\n\n` +
+    `b,"B\r\n\r\nb",https://ex.org/b,2030-01-01T10:00:00Z\n` +
+    `c,C,https://ex.org/c,2030-01-01T10:00:00Z\n` +
+    `d,"never closed,https://ex.org/d,2030-01-01T10:00:00Z\n`;
+  for (const chunkSize of [1, 5, 4096]) {
+    const seen: string[] = [];
+    await assert.rejects(
+      async () => {
+        async function* chunks() {
+          for (let i = 0; i < csv.length; i += chunkSize) yield csv.slice(i, i + chunkSize);
+        }
+        for await (const item of readCsv(chunks(), READ_OPTIONS)) seen.push(item.location);
+      },
+      (e) => e instanceof InputError && /Quote Not Closed/.test(e.message),
+    );
+    assert.deepEqual(seen, ["input:3", "input:6", "input:9"]);
+  }
 });
 
 Deno.test("CSV headers map with --map, and an unknown header stops before any row", async () => {
