@@ -87,6 +87,9 @@ async function nearestFromIndex(
   return await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
     await tx`SELECT set_config('hnsw.ef_search', ${String(Math.min(1000, pool))}, true)`;
+    // Stale statistics (PGlite has no autovacuum) can make a sequential scan and sort look
+    // cheaper than the index; the pool is small and every join below is by primary key.
+    await tx`SELECT set_config('enable_seqscan', 'off', true)`;
     // Lets the index scan go on past ef_search candidates (pgvector 0.8+).
     if (q.iterativeScan) await tx`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
     const rows = await tx<Row[]>`
