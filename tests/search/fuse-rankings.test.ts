@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { fuseRankings, RRF_K } from "../../server/search/fuse-rankings.ts";
+
+const id = (x: string) => x;
+
+Deno.test("an item both rankings place high beats one only a single ranking places first", () => {
+  const fused = fuseRankings([
+    { name: "text", items: ["a", "b", "c"] },
+    { name: "semantic", items: ["d", "b", "a"] },
+  ], id);
+  assert.deepEqual(fused.map((f) => f.item), ["b", "a", "d", "c"]);
+  assert.deepEqual(fused[0].ranks, { text: 2, semantic: 2 });
+  assert.deepEqual(fused[2].ranks, { text: null, semantic: 1 });
+  assert.equal(fused[0].score, 2 / (RRF_K + 2));
+});
+
+Deno.test("fusion with one empty ranking keeps the other's order", () => {
+  const fused = fuseRankings([
+    { name: "text", items: ["x", "y", "z"] },
+    { name: "semantic", items: [] },
+  ], id);
+  assert.deepEqual(fused.map((f) => f.item), ["x", "y", "z"]);
+});
+
+Deno.test("a ranking's weight scales its contribution", () => {
+  const fused = fuseRankings([
+    { name: "text", items: ["a", "b"], weight: 3 },
+    { name: "semantic", items: ["b", "a"] },
+  ], id);
+  assert.equal(fused[0].item, "a");
+});
