@@ -6,9 +6,10 @@ const id = (x: string) => x;
 Deno.test("an item both rankings place high beats one only a single ranking places first", () => {
   const fused = fuseRankings([
     { name: "text", items: ["a", "b", "c"] },
-    { name: "semantic", items: ["d", "b", "a"] },
+    { name: "semantic", items: ["d", "b", "e"] },
   ], id);
-  assert.deepEqual(fused.map((f) => f.item), ["b", "a", "d", "c"]);
+  // Ties keep the order of first appearance.
+  assert.deepEqual(fused.map((f) => f.item), ["b", "a", "d", "c", "e"]);
   assert.deepEqual(fused[0].ranks, { text: 2, semantic: 2 });
   assert.deepEqual(fused[2].ranks, { text: null, semantic: 1 });
   assert.equal(fused[0].score, 2 / (RRF_K + 2));
