@@ -61,6 +61,12 @@ export function isWellFormedApiKey(key: string): boolean {
   return key.slice(-CHECKSUM_LENGTH) === base62(crc32(head), CHECKSUM_LENGTH);
 }
 
+/** Whether `text` has the form of a key's display prefix, e.g. `evk_AbCd1234`. */
+export function isDisplayPrefix(text: string): boolean {
+  return text.length === DISPLAY_PREFIX_LENGTH && text.startsWith(API_KEY_PREFIX) &&
+    /^[0-9A-Za-z]+$/.test(text.slice(API_KEY_PREFIX.length));
+}
+
 /** The part of a key that is stored and shown in clear. */
 export function displayPrefix(key: string): string {
   return key.slice(0, DISPLAY_PREFIX_LENGTH);

@@ -14,6 +14,8 @@ import {
 } from "../db/api-keys.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import { AppError, validationError } from "../errors.ts";
+import { isUuid } from "../uuid.ts";
+import { isDisplayPrefix } from "../../shared/api-key-format.ts";
 import { readJsonBody } from "./read-json-body.ts";
 import { parseQuery } from "./event-query.ts";
 
@@ -23,14 +25,13 @@ export function keyView(record: ApiKeyRecord) {
   return view;
 }
 
-const KEY_REF =
-  /^(evk_[0-9A-Za-z]{8}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-
 /** The key named by id or display prefix in the path, or 404. */
 export async function keyFromPath(c: Context<AppEnv>): Promise<ApiKeyRecord> {
   const ref = c.req.param("ref")!;
   // Only an id or a prefix can name a key; anything else (say, with NUL) must not reach SQL.
-  const record = KEY_REF.test(ref) ? await findApiKeyByRef(c.get("deps").db.sql, ref) : null;
+  const record = (isUuid(ref) || isDisplayPrefix(ref))
+    ? await findApiKeyByRef(c.get("deps").db.sql, ref)
+    : null;
   if (!record) {
     throw new AppError("not_found", `No API key has the id or prefix ${JSON.stringify(ref)}.`);
   }

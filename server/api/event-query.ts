@@ -5,6 +5,7 @@ import { parseDateTime } from "../../shared/zoned-time.ts";
 import { toValidationDetails } from "../../shared/validation-details.ts";
 import type { EventFilters, ListCursor } from "../db/event-reads.ts";
 import { validationError } from "../errors.ts";
+import { isUuid } from "../uuid.ts";
 
 const text = (field: string) =>
   z.string().trim().min(1, { message: `${field} must not be empty` }).max(500)
@@ -35,8 +36,6 @@ const instant = (field: string, endOfDay: boolean) =>
     return z.NEVER;
   });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Whether PostgreSQL's `real` holds the value without overflow or underflow, as ranks do. */
 const isRealRank = (abs: number) => abs === 0 || (abs > 1e-30 && abs < 1e30);
 
@@ -49,7 +48,7 @@ const cursor = z.string().optional().transform((v, ctx): ListCursor | undefined 
       typeof decoded.starts_at === "string" && typeof decoded.id === "string" &&
       (decoded.rank === undefined ||
         (typeof decoded.rank === "number" && isRealRank(Math.abs(decoded.rank)))) &&
-      parseDateTime(decoded.starts_at).kind === "instant" && UUID.test(decoded.id)
+      parseDateTime(decoded.starts_at).kind === "instant" && isUuid(decoded.id)
     ) {
       return { starts_at: decoded.starts_at, id: decoded.id, rank: decoded.rank };
     }

@@ -3,13 +3,12 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { getEventById } from "../db/event-reads.ts";
 import { AppError } from "../errors.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "../uuid.ts";
 
 /** Answers the event, or 404. */
 export async function getEventHandler(c: Context<AppEnv>): Promise<Response> {
   const id = c.req.param("id")!;
-  const event = UUID.test(id) ? await getEventById(c.get("deps").db.sql, id) : null;
+  const event = isUuid(id) ? await getEventById(c.get("deps").db.sql, id) : null;
   if (!event) throw new AppError("not_found", `No event has the id ${JSON.stringify(id)}.`);
   return c.json({ data: event });
 }

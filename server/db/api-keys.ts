@@ -1,5 +1,6 @@
 /** API keys and the contributors they belong to. */
 import type { Sql } from "postgres";
+import { isUuid } from "../uuid.ts";
 
 export type KeyStatus = "untrusted" | "pending" | "trusted" | "revoked";
 export const KEY_STATUSES: readonly KeyStatus[] = ["untrusted", "pending", "trusted", "revoked"];
@@ -87,11 +88,9 @@ export async function findApiKeyByDigest(
   return row ?? null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The key named by its id or its display prefix. */
 export async function findApiKeyByRef(sql: Sql, ref: string): Promise<ApiKeyRecord | null> {
-  const [row] = UUID.test(ref)
+  const [row] = isUuid(ref)
     ? await sql<ApiKeyRecord[]>`
         SELECT ${keyColumns(sql)} FROM api_keys k JOIN contributors c ON c.id = k.contributor_id
         WHERE k.id = ${ref}`
