@@ -2,7 +2,6 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import process from "node:process";
-import { Agent, fetch } from "undici";
 import { InputError } from "../errors.ts";
 import { type Format, formatFromContent, formatFromMediaType, formatFromName } from "./formats.ts";
 
@@ -73,6 +72,8 @@ async function withFormat(
 }
 
 async function openUrl(url: string, options: OpenOptions): Promise<Input> {
+  // Loaded only for URL inputs: evaluating undici is a noticeable share of start-up.
+  const { Agent, fetch } = await import("undici");
   const dispatcher = new Agent({
     connectTimeout: options.timeoutMs,
     headersTimeout: options.timeoutMs,

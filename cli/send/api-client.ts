@@ -3,7 +3,11 @@
  * timeouts plus an overall deadline, so no command can hang on a silent server. The key goes
  * into the Authorization header only and into no message.
  */
-import { Agent, request } from "undici";
+import type { Agent } from "undici";
+
+// undici is loaded on the first request: `validate` and `push --dry-run` never need it, and
+// evaluating it is a noticeable share of the CLI's start-up.
+let undici: Promise<typeof import("undici")> | undefined;
 
 /** A parsed answer. */
 export interface ApiResponse {
@@ -32,17 +36,11 @@ export interface ApiClientOptions {
 
 /** A small client for the service's JSON API. */
 export class ApiClient {
-  readonly #agent: Agent;
+  #agent: Agent | undefined;
   readonly #options: ApiClientOptions;
 
   constructor(options: ApiClientOptions) {
     this.#options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, "") };
-    this.#agent = new Agent({
-      connectTimeout: options.timeoutMs,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 10_000,
-    });
   }
 
   /** The base URL requests go to. */
@@ -59,6 +57,13 @@ export class ApiClient {
       "user-agent": this.#options.userAgent ?? "events-cli",
     };
     if (body !== undefined) headers["content-type"] = "application/json";
+    const { Agent, request } = await (undici ??= import("undici"));
+    this.#agent ??= new Agent({
+      connectTimeout: this.#options.timeoutMs,
+      headersTimeout: this.#options.timeoutMs,
+      bodyTimeout: this.#options.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
     try {
       const response = await request(`${this.#options.baseUrl}${path}`, {
         method,
@@ -89,7 +94,7 @@ export class ApiClient {
 
   /** Closes pooled connections so the process can exit at once. */
   async close(): Promise<void> {
-    await this.#agent.close();
+    await this.#agent?.close();
   }
 }
 
