@@ -13,6 +13,8 @@ export interface Principal {
   rateLimitPerMinute: number;
   /** Whether the key's first batch is already kept for review. */
   hasFirstBatch: boolean;
+  /** Whether the key's events go into AI search. */
+  trusted: boolean;
 }
 
 /** Things the server calls when data changes, e.g. to wake the embedding worker. */

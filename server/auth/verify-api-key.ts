@@ -32,6 +32,7 @@ export async function verifyApiKey(
         scopes: ["admin"],
         rateLimitPerMinute: 600,
         hasFirstBatch: true,
+        trusted: false,
       },
     };
   }
@@ -49,6 +50,7 @@ export async function verifyApiKey(
       scopes: record.scopes,
       rateLimitPerMinute: record.rate_limit_per_minute,
       hasFirstBatch: record.first_batch_at !== null,
+      trusted: record.trusted,
     },
   };
 }

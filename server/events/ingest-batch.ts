@@ -24,6 +24,10 @@ export async function ingestBatch(
     }
     return result;
   });
-  if (outcome.eventIds.length > 0) deps.signals.eventsWritten(outcome.eventIds);
+  // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
+  // while this batch was in flight.
+  if (principal.trusted && outcome.eventIds.length > 0) {
+    deps.signals.eventsWritten(outcome.eventIds);
+  }
   return outcome;
 }
