@@ -1,40 +1,14 @@
 /** OpenAPI paths of search and key review, merged into the document by the app. */
-import { eventQueryShape } from "./event-query.ts";
+import { bearer, dataOf, error, json, keyRef, listParams, ref } from "./openapi-parts.ts";
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const error = (description: string) => json(ref("Error"), description);
-const keyData = json({
-  type: "object",
-  properties: { data: ref("ApiKey") },
-  required: ["data"],
-}, "The key as it is now.");
-const bearer = [{ bearerAuth: [] }];
-const keyRef = {
-  name: "ref",
-  in: "path",
-  required: true,
-  description: "Key id or display prefix.",
-  schema: { type: "string" },
-};
+const keyData = json(dataOf(ref("ApiKey")), "The key as it is now.");
 const adminErrors = {
   401: error("Not authenticated."),
   403: error("The key lacks the admin scope."),
   404: error("No such key."),
 };
 
-const filterParams = Object.keys(eventQueryShape)
-  .filter((name) => name !== "q" && name !== "cursor")
-  .map((name) => ({
-    name,
-    in: "query",
-    required: false,
-    description: `As on GET /api/v1/events.`,
-    schema: { type: "string" },
-  }));
+const filterParams = listParams.filter((p) => p.name !== "q" && p.name !== "cursor");
 
 /** Paths to add to the OpenAPI document. */
 export const aiSearchOpenApiPaths = {

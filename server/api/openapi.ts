@@ -10,51 +10,12 @@ import {
   ValidationErrorBody,
 } from "../../shared/api-schemas.ts";
 
+import { bearer, dataOf, error, json, keyRef, listParams, ref } from "./openapi-parts.ts";
+
 const schema = (s: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(s, { io, target: "draft-2020-12", unrepresentable: "any" });
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schemaRef: object, description: string) => ({
-  description,
-  content: { "application/json": { schema: schemaRef } },
-});
-const error = (description: string) => json(ref("Error"), description);
-const dataOf = (item: object) => ({
-  type: "object",
-  properties: { data: item },
-  required: ["data"],
-});
-
-const listParams = [
-  ["q", "Full-text query (web search syntax: quotes, or, -word)."],
-  ["city", "City, case-insensitive."],
-  ["country", "Country, case-insensitive."],
-  ["from", "Events not ended before this date or date-time; past events are listed too."],
-  ["to", "Events starting at or before this date (whole day) or date-time."],
-  ["platform", "Source platform."],
-  ["external_id", "The contributor's identifier."],
-  ["is_virtual", "true or false."],
-  ["is_free", "true or false."],
-  ["topic", "One topic, case-insensitive."],
-  ["limit", "Page size, 1 to 100 (default 20)."],
-  ["cursor", "next_cursor of the previous page."],
-].map(([name, description]) => ({
-  name,
-  in: "query",
-  required: false,
-  description,
-  schema: { type: "string" },
-}));
-
-const bearer = [{ bearerAuth: [] }];
 const rateLimited = error("Rate limit exceeded; see Retry-After.");
-const keyRef = {
-  name: "ref",
-  in: "path",
-  required: true,
-  description: "Key id or display prefix.",
-  schema: { type: "string" },
-};
 
 /** Builds the document; extra paths (search, trust, MCP) are merged in by their modules. */
 export function buildOpenApiDocument(extraPaths: Record<string, unknown> = {}) {
