@@ -1,8 +1,9 @@
 /** Entry point of the server: `deno task start`. */
-import { ConfigError, loadConfig } from "./config.ts";
+import { loadConfig } from "./config.ts";
 import { startService } from "./serve.ts";
+import { runUntilSignal } from "./run-until-signal.ts";
 
-try {
+await runUntilSignal(async () => {
   const config = loadConfig(Deno.env.toObject());
   const service = await startService(config);
   const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`;
@@ -13,13 +14,5 @@ try {
         "`npm run -s new-key` and start with ADMIN_API_KEY=<key>.",
     );
   }
-  const stop = async () => {
-    await service.shutdown();
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-} catch (err) {
-  console.error(err instanceof ConfigError ? err.message : err);
-  Deno.exit(1);
-}
+  return service.shutdown;
+});

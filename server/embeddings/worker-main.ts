@@ -9,6 +9,7 @@ import { migrate } from "../db/migrate.ts";
 import { createEmbeddingProvider } from "./create-provider.ts";
 import { listenForEmbeddingWork } from "./change-signals.ts";
 import { AiSearch } from "../search/ai-search.ts";
+import { runUntilSignal } from "../run-until-signal.ts";
 
 /** `--batch-size N` and `--claim-seconds N`; other settings come from the environment. */
 function workerFlags(args: string[]): { batchSize?: number; claimMs?: number } {
@@ -25,7 +26,7 @@ function workerFlags(args: string[]): { batchSize?: number; claimMs?: number } {
   return flags;
 }
 
-try {
+await runUntilSignal(async () => {
   const config = loadConfig(Deno.env.toObject());
   const flags = workerFlags(Deno.args);
   const provider = createEmbeddingProvider(config.embeddings ?? { provider: "local" });
@@ -39,15 +40,9 @@ try {
       : `Embedding worker waiting: AI search is unavailable: ${status.reason}`,
   );
   const unlisten = await listenForEmbeddingWork(db, () => ai.wake());
-  const stop = async () => {
+  return async () => {
     await unlisten();
     await ai.stop();
     await db.close();
-    Deno.exit(0);
   };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-} catch (err) {
-  console.error(err instanceof ConfigError ? err.message : err);
-  Deno.exit(1);
-}
+});
