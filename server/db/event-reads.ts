@@ -119,15 +119,24 @@ export async function listEvents(
     afterCondition =
       sql`AND (starts_at, id) > (${after.starts_at}::timestamptz, ${after.id}::uuid)`;
   }
+  // Sort keys first, whole events only for the page: ranking a common word must not build (and
+  // sort) a full event for every match.
   const rows = await sql<(EventRow & { rank: number | null })[]>`
-    SELECT * FROM (
-      SELECT ${eventColumns(sql)}, ${rank} AS rank
-      FROM events e JOIN api_keys k ON k.id = e.last_key_id
-      WHERE ${filterConditions(sql, filters)}
-    ) page
-    WHERE true ${afterCondition}
-    ORDER BY ${ranked ? sql`rank DESC,` : sql``} starts_at, id
-    LIMIT ${page.limit + 1}`;
+    WITH page AS (
+      SELECT * FROM (
+        SELECT e.id, e.starts_at, ${rank} AS rank
+        FROM events e
+        WHERE ${filterConditions(sql, filters)}
+      ) keys
+      WHERE true ${afterCondition}
+      ORDER BY ${ranked ? sql`rank DESC,` : sql``} starts_at, id
+      LIMIT ${page.limit + 1}
+    )
+    SELECT ${eventColumns(sql)}, p.rank
+    FROM page p
+    JOIN events e ON e.id = p.id
+    JOIN api_keys k ON k.id = e.last_key_id
+    ORDER BY ${ranked ? sql`p.rank DESC,` : sql``} e.starts_at, e.id`;
   const more = rows.length > page.limit;
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
