@@ -6,6 +6,10 @@
  * second); queries are embedded by the real model, once each (later runs hit the query cache).
  *
  *   deno run -A scripts/bench-search.ts [--sizes 10000,100000] [--runs 200] [--skip-ingest]
+ *     [--only-ingest] [--rounds 5] [--niceness 0-19]
+ *
+ * --niceness sets the local model thread's priority as EMBEDDINGS_LOCAL_NICENESS does (0 is how
+ * the model ran before it yielded to request handling); --rounds is the busy/idle rounds.
  */
 import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
@@ -30,9 +34,13 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "10000,100000" },
     runs: { type: "string", default: "200" },
     "skip-ingest": { type: "boolean", default: false },
+    "only-ingest": { type: "boolean", default: false },
+    rounds: { type: "string", default: "5" },
+    niceness: { type: "string" },
   },
 });
-const SIZES = values.sizes.split(",").map(Number);
+const SIZES = values["only-ingest"] ? [] : values.sizes.split(",").map(Number);
+const NICENESS = values.niceness === undefined ? undefined : Number(values.niceness);
 const RUNS = Number(values.runs);
 const QUERIES = [
   "rust",
@@ -47,8 +55,10 @@ const QUERIES = [
   "conference on artificial intelligence",
 ];
 
-console.log("Local embedding (Universal Sentence Encoder lite, in a Worker, one core)");
-await benchLocalEmbedding();
+if (!values["only-ingest"]) {
+  console.log("Local embedding (Universal Sentence Encoder lite, in a Worker, one core)");
+  await benchLocalEmbedding();
+}
 
 for (const size of SIZES) {
   const dataDir = await Deno.makeTempDir({ prefix: "bench-search-" });
@@ -94,7 +104,9 @@ for (const size of SIZES) {
   }
 }
 
-if (!values["skip-ingest"]) await measureIngestionUnderEmbedding();
+if (!values["skip-ingest"]) {
+  await measureIngestionUnderEmbedding({ rounds: Number(values.rounds), niceness: NICENESS });
+}
 
 async function report(mode: string, run: (q: string) => Promise<unknown>): Promise<void> {
   for (const q of QUERIES) await run(q); // warm caches and embed each query once
@@ -112,7 +124,7 @@ async function report(mode: string, run: (q: string) => Promise<unknown>): Promi
 }
 
 async function benchLocalEmbedding(): Promise<void> {
-  const provider = new LocalProvider();
+  const provider = new LocalProvider({ niceness: NICENESS });
   try {
     const events = realisticEvents(0, 128).map((e) => EventBatch.parse({ events: [e] }).events[0]);
     const texts = events.map(embeddingText);

@@ -72,6 +72,18 @@ const ConfigSchema = z.object({
   OPENAI_ENCODING_FORMAT: z.enum(["float", "base64", ""], {
     error: () => "OPENAI_ENCODING_FORMAT must be float or base64",
   }).optional(),
+  EMBEDDINGS_LOCAL_NICENESS: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 19) {
+      ctx.addIssue({
+        code: "custom",
+        message: `EMBEDDINGS_LOCAL_NICENESS must be a whole number 0-19, got "${v}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  }),
   EMBEDDINGS_WORKER: z.enum(["in-process", "external", ""], {
     error: () => "EMBEDDINGS_WORKER must be in-process or external",
   }).optional(),
@@ -125,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       model: v.EMBEDDINGS_MODEL || undefined,
       dimensions: v.EMBEDDINGS_DIMENSIONS,
       encodingFormat: v.OPENAI_ENCODING_FORMAT || undefined,
+      localNiceness: v.EMBEDDINGS_LOCAL_NICENESS,
     },
     embeddingWorker: v.EMBEDDINGS_WORKER || "in-process",
   };

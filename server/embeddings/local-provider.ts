@@ -3,7 +3,12 @@
  * npm package, so it works offline. The model runs in a Deno Worker; this class only posts texts
  * to it and waits for the vectors.
  */
-import type { LocalModelReply, LocalModelRequest } from "./local-model-protocol.ts";
+import type {
+  LocalModelMessage,
+  LocalModelReply,
+  LocalModelRequest,
+  ThreadPriorityReport,
+} from "./local-model-protocol.ts";
 import {
   checkVectors,
   type EmbeddingProvider,
@@ -14,6 +19,18 @@ import {
 
 export const LOCAL_MODEL = "local:use-lite:512";
 const LOCAL_DIMENSIONS = 512;
+/** The lowest priority: the model still gets every idle cycle, and nothing else waits for it. */
+export const DEFAULT_LOCAL_NICENESS = 19;
+
+export interface LocalProviderOptions {
+  /**
+   * Scheduling niceness of the model's thread, 0 (as the server) to 19 (only idle CPU). Default 19;
+   * 0 lets the model compete with request handling as an equal.
+   */
+  niceness?: number;
+  /** Where a failure to lower the thread's priority is reported. */
+  log?: (message: string) => void;
+}
 
 interface Pending {
   resolve(vectors: number[][]): void;
@@ -28,6 +45,24 @@ export class LocalProvider implements EmbeddingProvider {
   #worker?: Worker;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
+  readonly #niceness: number;
+  readonly #log: (message: string) => void;
+  #priority = Promise.withResolvers<ThreadPriorityReport>();
+
+  constructor(options: LocalProviderOptions = {}) {
+    const niceness = options.niceness ?? DEFAULT_LOCAL_NICENESS;
+    if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19) {
+      throw new RangeError(`Cannot use niceness ${niceness}: it must be a whole number 0-19`);
+    }
+    this.#niceness = niceness;
+    this.#log = options.log ?? ((m) => console.error(m));
+  }
+
+  /** The niceness the model's thread runs at (null when it could not be set), once it started. */
+  threadPriority(): Promise<ThreadPriorityReport> {
+    this.#ensureWorker();
+    return this.#priority.promise;
+  }
 
   embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return Promise.resolve([]);
@@ -39,7 +74,7 @@ export class LocalProvider implements EmbeddingProvider {
     };
     return new Promise((resolve, reject) => {
       this.#pending.set(request.id, { resolve, reject, count: texts.length });
-      worker.postMessage(request);
+      worker.postMessage(request satisfies LocalModelMessage);
     });
   }
 
@@ -59,7 +94,10 @@ export class LocalProvider implements EmbeddingProvider {
     const worker = new Worker(new URL("./local-model-worker.ts", import.meta.url).href, {
       type: "module",
     });
-    worker.onmessage = (event: MessageEvent<LocalModelReply>) => this.#settle(event.data);
+    worker.onmessage = (event: MessageEvent<LocalModelReply>) => {
+      if ("id" in event.data) this.#settle(event.data);
+      else this.#priorityReported(event.data);
+    };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       // A crashed worker is replaced on the next call; what it held is retried by the caller.
@@ -75,10 +113,23 @@ export class LocalProvider implements EmbeddingProvider {
       );
     };
     this.#worker = worker;
+    this.#priority = Promise.withResolvers<ThreadPriorityReport>();
+    // Posted first, so the thread is lowered before it loads the model or embeds anything.
+    worker.postMessage({ settings: { niceness: this.#niceness } } satisfies LocalModelMessage);
     return worker;
   }
 
-  #settle(reply: LocalModelReply): void {
+  #priorityReported(report: ThreadPriorityReport): void {
+    if (report.niceness === null && this.#niceness > 0) {
+      this.#log(
+        `Cannot lower the local embedding thread's priority (${report.problem}); ` +
+          "background embedding will compete with requests for CPU",
+      );
+    }
+    this.#priority.resolve(report);
+  }
+
+  #settle(reply: Exclude<LocalModelReply, ThreadPriorityReport>): void {
     const pending = this.#pending.get(reply.id);
     if (!pending) return;
     this.#pending.delete(reply.id);
