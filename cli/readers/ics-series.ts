@@ -87,10 +87,17 @@ function emit(
   return { kind: "event", location, event: built.event };
 }
 
-/** The key an occurrence is matched by: its original start as a stamp. */
-function recurrenceKey(time: IcsTime, context: SeriesContext): string | null {
-  const instant = instantOf(time, context.defaultZone, "RECURRENCE-ID", context.zonesUntilYear);
-  return instant.ok ? occurrenceStamp(time.time, instant.epochMs) : null;
+/**
+ * The key an occurrence is matched by (its original start as a stamp), or why `time`, the value of
+ * `property`, has no instant.
+ */
+function recurrenceKey(
+  time: IcsTime,
+  property: string,
+  context: SeriesContext,
+): { ok: true; key: string } | { ok: false; message: string } {
+  const instant = instantOf(time, context.defaultZone, property, context.zonesUntilYear);
+  return instant.ok ? { ok: true, key: occurrenceStamp(time.time, instant.epochMs) } : instant;
 }
 
 /** All events of one UID, in start order for a series. */
@@ -109,27 +116,23 @@ export function* expandSeries(
       master = kept;
       continue;
     }
-    const key = recurrenceKey(recurrenceId, context);
-    if (key === null) {
-      const problem = instantOf(recurrenceId, context.defaultZone, "RECURRENCE-ID");
-      yield {
-        kind: "invalid",
-        location: context.location(v.line),
-        message: problem.ok ? "RECURRENCE-ID cannot be read" : problem.message,
-      };
+    const recurrence = recurrenceKey(recurrenceId, "RECURRENCE-ID", context);
+    if (!recurrence.ok) {
+      yield { kind: "invalid", location: context.location(v.line), message: recurrence.message };
       continue;
     }
-    const previous = overrides.get(key);
+    const previous = overrides.get(recurrence.key);
     const kept = previous === undefined ? v : newest(previous, v);
     if (previous !== undefined) yield superseded(kept === v ? previous : v, kept, context);
-    overrides.set(key, kept);
+    overrides.set(recurrence.key, kept);
   }
 
   if (master !== null && !isRecurring(master.component)) {
     const start = timeProperty(master.component, "dtstart") as IcsTime;
-    const own = recurrenceKey(start, context);
-    const replacement = own === null ? undefined : overrides.get(own);
-    if (replacement && own !== null) overrides.delete(own);
+    // An unreadable DTSTART matches no override; building the event below reports it.
+    const own = recurrenceKey(start, "DTSTART", context);
+    const replacement = own.ok ? overrides.get(own.key) : undefined;
+    if (replacement && own.ok) overrides.delete(own.key);
     const item = replacement
       ? emit(
         replacement,
@@ -206,16 +209,16 @@ function* expandMaster(
       break;
     }
     const start: IcsTime = { time: next, tzid: dtstart.tzid };
-    const key = recurrenceKey(start, context);
-    if (key === null) {
-      const problem = instantOf(start, context.defaultZone, "DTSTART");
+    const occurrence = recurrenceKey(start, "DTSTART", context);
+    if (!occurrence.ok) {
       yield {
         kind: "invalid",
         location: context.location(master.line),
-        message: problem.ok ? "DTSTART cannot be read" : problem.message,
+        message: occurrence.message,
       };
       return;
     }
+    const key = occurrence.key;
     const override = overrides.get(key);
     if (override) {
       overrides.delete(key);
