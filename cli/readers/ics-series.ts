@@ -171,15 +171,18 @@ function* expandMaster(
   context: SeriesContext,
 ): Generator<ReadItem> {
   const dtstart = timeProperty(master.component, "dtstart") as IcsTime;
+  const location = context.location(master.line);
+  // ical.js may throw on a malformed rule when the expansion is made or at any later step.
+  const unexpandable = (error: unknown): ReadItem => ({
+    kind: "invalid",
+    location,
+    message: `cannot expand the recurrence rule: ${(error as Error).message}`,
+  });
   let expansion;
   try {
     expansion = new ICAL.RecurExpansion({ component: master.component, dtstart: dtstart.time });
   } catch (error) {
-    yield {
-      kind: "invalid",
-      location: context.location(master.line),
-      message: `cannot expand the recurrence rule: ${(error as Error).message}`,
-    };
+    yield unexpandable(error);
     return;
   }
   // Counts every item, so that a series whose occurrences were all cancelled or invalid is not
@@ -190,11 +193,7 @@ function* expandMaster(
     try {
       next = expansion.next();
     } catch (error) {
-      yield {
-        kind: "invalid",
-        location: context.location(master.line),
-        message: `cannot expand the recurrence rule: ${(error as Error).message}`,
-      };
+      yield unexpandable(error);
       return;
     }
     if (!next) break;
@@ -203,7 +202,7 @@ function* expandMaster(
     if (steps >= MAX_STEPS) {
       yield {
         kind: "skipped",
-        location: context.location(master.line),
+        location,
         message: `${uid}: stopped expanding after ${MAX_STEPS} occurrences`,
       };
       break;
@@ -213,7 +212,7 @@ function* expandMaster(
     if (!occurrence.ok) {
       yield {
         kind: "invalid",
-        location: context.location(master.line),
+        location,
         message: occurrence.message,
       };
       return;
@@ -242,7 +241,7 @@ function* expandMaster(
     const to = new Date(context.windowEndMs).toISOString().slice(0, 10);
     yield {
       kind: "skipped",
-      location: context.location(master.line),
+      location,
       message:
         `${uid}: recurring series has no occurrence between ${from} and ${to} (see --horizon and --from)`,
     };
