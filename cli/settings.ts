@@ -5,18 +5,13 @@ import { isIanaTimeZone } from "../shared/zoned-time.ts";
 import { AuthError, UsageError } from "./errors.ts";
 import { checkColumnMap } from "./readers/csv-columns.ts";
 import { type Format, parseFormat } from "./readers/formats.ts";
+import type { ReaderOptions } from "./readers/record.ts";
 
 export const DEFAULT_API_URL = "http://localhost:8000";
 
-/** How to read an input. */
-export interface ReadSettings {
+/** How to read an input: the readers' settings (all but sourceName), and how to open and report. */
+export interface ReadSettings extends Omit<ReaderOptions, "sourceName"> {
   format?: Format;
-  platform?: string;
-  sourceUrl?: string;
-  timezone?: string;
-  horizonDays: number;
-  from: Date;
-  columnMap: Map<string, string>;
   timeoutMs: number;
   json: boolean;
   strict: boolean;

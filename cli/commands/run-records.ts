@@ -53,13 +53,9 @@ export async function runRecords(
     summary.source = input.name;
     summary.format = input.format;
     const records = readRecords(input.format, input.chunks, {
+      ...read,
       sourceName: input.name,
-      platform: read.platform,
       sourceUrl: read.sourceUrl ?? input.url,
-      timezone: read.timezone,
-      horizonDays: read.horizonDays,
-      from: read.from,
-      columnMap: read.columnMap,
     });
     const draw = (waiting?: string) =>
       progress.update({
