@@ -14,11 +14,13 @@ export const EXIT = {
 export type ExitCode = typeof EXIT[keyof typeof EXIT];
 
 /** Base class: a failure with a message meant for the user and the exit code it maps to. */
-export class CliError extends Error {
+export abstract class CliError extends Error {
+  /** The exit code this kind of failure maps to. */
+  abstract readonly exitCode: ExitCode;
   /** Set once the command has printed its own summary (with --json, the only stdout JSON). */
   summaryPrinted = false;
 
-  constructor(message: string, readonly exitCode: ExitCode) {
+  constructor(message: string) {
     super(message);
     this.name = new.target.name;
   }
@@ -26,35 +28,25 @@ export class CliError extends Error {
 
 /** Wrong flags or arguments (exit 2). */
 export class UsageError extends CliError {
-  constructor(message: string) {
-    super(message, EXIT.usage);
-  }
+  readonly exitCode = EXIT.usage;
 }
 
 /** The input cannot be read at all: missing file, unreachable feed URL, unknown format (exit 2). */
 export class InputError extends CliError {
-  constructor(message: string) {
-    super(message, EXIT.usage);
-  }
+  readonly exitCode = EXIT.usage;
 }
 
 /** The key is missing, malformed, unknown, revoked, or lacks the scope (exit 3). */
 export class AuthError extends CliError {
-  constructor(message: string) {
-    super(message, EXIT.auth);
-  }
+  readonly exitCode = EXIT.auth;
 }
 
 /** Retries ran out, or the server answered something no retry can fix (exit 4). */
 export class GaveUpError extends CliError {
-  constructor(message: string) {
-    super(message, EXIT.gaveUp);
-  }
+  readonly exitCode = EXIT.gaveUp;
 }
 
 /** `--strict` met an invalid record, or an operator request was refused (exit 1). */
 export class RejectedError extends CliError {
-  constructor(message: string) {
-    super(message, EXIT.rejected);
-  }
+  readonly exitCode = EXIT.rejected;
 }
