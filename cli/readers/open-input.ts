@@ -25,19 +25,13 @@ export interface OpenOptions {
   format?: Format;
   /** Per-request timeout for URLs, in milliseconds. */
   timeoutMs: number;
-  stdin?: AsyncIterable<Uint8Array>;
 }
 
 /** Counts bytes, decodes UTF-8 and lets the first text be looked at before it is read. */
-function decoded(bytes: AsyncIterable<Uint8Array | string>, counter: { bytes: number }) {
+function decoded(bytes: AsyncIterable<Uint8Array>, counter: { bytes: number }) {
   const decoder = new TextDecoder("utf-8");
   return (async function* () {
     for await (const chunk of bytes) {
-      if (typeof chunk === "string") {
-        counter.bytes += chunk.length;
-        yield chunk;
-        continue;
-      }
       counter.bytes += chunk.byteLength;
       const text = decoder.decode(chunk, { stream: true });
       if (text !== "") yield text;
@@ -137,7 +131,7 @@ async function openFile(path: string, options: OpenOptions): Promise<Input> {
 export function openInput(spec: string, options: OpenOptions): Promise<Input> {
   if (spec === "-") {
     const counter = { bytes: 0 };
-    const stdin = options.stdin ?? (process.stdin as AsyncIterable<Uint8Array>);
+    const stdin = process.stdin as AsyncIterable<Uint8Array>;
     return withFormat(decoded(stdin, counter), options.format ?? null, "stdin").then((sniffed) => ({
       name: "stdin",
       ...sniffed,

@@ -31,7 +31,6 @@ export interface ApiClientOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
-  userAgent?: string;
 }
 
 /** A small client for the service's JSON API. */
@@ -54,7 +53,7 @@ export class ApiClient {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#options.apiKey}`,
       accept: "application/json",
-      "user-agent": this.#options.userAgent ?? "events-cli",
+      "user-agent": "events-cli",
     };
     if (body !== undefined) headers["content-type"] = "application/json";
     const { Agent, request } = await (undici ??= import("undici"));

@@ -39,9 +39,6 @@ export interface SenderOptions {
   maxRetries: number;
   onProblem: (problem: Problem) => void;
   onWait?: (ms: number, reason: string) => void;
-  /** Replaceable for tests of the timing rules. */
-  sleep?: (ms: number) => Promise<void>;
-  backoffBaseMs?: number;
 }
 
 const PATH = "/api/v1/events";
@@ -60,17 +57,14 @@ export class BatchSender {
     waitedMs: 0,
   };
   #rate: RateLimitState | null = null;
-  readonly #sleep: (ms: number) => Promise<void>;
 
-  constructor(readonly client: ApiClient, readonly options: SenderOptions) {
-    this.#sleep = options.sleep ?? sleep;
-  }
+  constructor(readonly client: ApiClient, readonly options: SenderOptions) {}
 
   async #wait(ms: number, reason: string): Promise<void> {
     if (ms <= 0) return;
     this.options.onWait?.(ms, reason);
     this.totals.waitedMs += ms;
-    await this.#sleep(ms);
+    await sleep(ms);
   }
 
   #giveUp(attempts: number, why: string, batch: Batch): never {
@@ -99,7 +93,7 @@ export class BatchSender {
         response = await this.client.send("POST", PATH, { events: batch.events });
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        await retry(error.message, backoffMs(retries, this.options.backoffBaseMs));
+        await retry(error.message, backoffMs(retries));
         continue;
       }
       this.totals.requestMs += response.elapsedMs;
@@ -134,14 +128,14 @@ export class BatchSender {
         }
         await retry(
           "rate limited (429)",
-          after === null ? backoffMs(retries, this.options.backoffBaseMs) : after * 1000,
+          after === null ? backoffMs(retries) : after * 1000,
         );
         continue;
       }
       if (status === 408 || status >= 500) {
         await retry(
           `the server answered ${status}: ${errorText(response)}`,
-          backoffMs(retries, this.options.backoffBaseMs),
+          backoffMs(retries),
         );
         continue;
       }
