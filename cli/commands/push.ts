@@ -21,7 +21,6 @@ export async function push(
   await runRecords(input, {
     command: "push",
     read: settings.read,
-    dryRun: settings.api === null,
     send: settings.api === null
       ? undefined
       : { api: settings.api, batchSize: settings.batchSize, maxRetries: settings.maxRetries },

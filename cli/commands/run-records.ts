@@ -25,7 +25,6 @@ export interface RunOptions {
   read: ReadSettings;
   /** Absent for `validate` and `push --dry-run`: nothing goes over the network. */
   send?: { api: ApiSettings; batchSize: number; maxRetries: number };
-  dryRun: boolean;
 }
 
 /** Runs one input through; throws a CliError (already summarised) for a non-zero exit. */
@@ -37,7 +36,7 @@ export async function runRecords(
   const started = performance.now();
   const { read } = options;
   const summary = emptySummary(options.command, spec);
-  summary.dry_run = options.dryRun;
+  summary.dry_run = options.command === "push" && options.send === undefined;
   const shown: Record<string, unknown>[] = [];
   const progress = new ProgressBar(terminal, terminal.stderrIsTty);
   const report = (problem: Problem) => {
@@ -67,7 +66,7 @@ export async function runRecords(
       }, waiting !== undefined);
 
     let sender: BatchSender | null = null;
-    if (options.send && !options.dryRun) {
+    if (options.send) {
       client = new ApiClient({
         baseUrl: options.send.api.apiUrl,
         apiKey: options.send.api.apiKey,
@@ -99,7 +98,7 @@ export async function runRecords(
             waited_ms: Math.round(sender.totals.waitedMs),
           });
         }
-      } else if (options.dryRun) {
+      } else if (summary.dry_run) {
         shown.push(...current.events);
       }
       draw();
@@ -162,7 +161,7 @@ export async function runRecords(
   }
 
   summary.duration_ms = Math.round(performance.now() - started);
-  const sending = options.send !== undefined && !options.dryRun;
+  const sending = options.send !== undefined;
   const unsent = summary.valid - (summary.inserted + summary.updated + summary.rejected);
   if (sending && failure !== null) summary.not_sent = unsent;
   if (failure === null && sending && unsent !== 0) {
@@ -185,7 +184,7 @@ export async function runRecords(
       message: `${summary.not_sent} valid record(s) were not sent; pushing again is safe (upserts)`,
     });
   }
-  printSummary(summary, shown, options, terminal);
+  printSummary(summary, shown, options.read.json, terminal);
   if (failure !== null) {
     failure.summaryPrinted = true;
     throw failure;
@@ -195,20 +194,16 @@ export async function runRecords(
 function printSummary(
   summary: RunSummary,
   shown: Record<string, unknown>[],
-  options: RunOptions,
+  json: boolean,
   terminal: Terminal,
 ) {
-  if (options.read.json) {
+  if (json) {
     terminal.out(
-      JSON.stringify(
-        options.dryRun && options.command === "push" ? { ...summary, events: shown } : summary,
-        null,
-        2,
-      ),
+      JSON.stringify(summary.dry_run ? { ...summary, events: shown } : summary, null, 2),
     );
     return;
   }
-  if (options.dryRun && options.command === "push" && shown.length > 0) {
+  if (summary.dry_run && shown.length > 0) {
     terminal.out(renderTable(
       ["external_id", "title", "starts_at", "timezone", "platform"],
       shown.map((

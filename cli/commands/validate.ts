@@ -9,5 +9,5 @@ export async function validate(
   read: ReadSettings,
   terminal: Terminal,
 ): Promise<void> {
-  await runRecords(input, { command: "validate", read, dryRun: false }, terminal);
+  await runRecords(input, { command: "validate", read }, terminal);
 }
