@@ -1,6 +1,7 @@
 /** Maps one VEVENT (or one occurrence of it) to the API's Event fields. */
 import ICAL from "ical.js";
 import { type IcsTime, instantOf } from "./ics-times.ts";
+import type { ZoneYears } from "./ics-zone-definitions.ts";
 
 type Component = InstanceType<typeof ICAL.Component>;
 type Duration = InstanceType<typeof ICAL.Duration>;
@@ -8,8 +9,8 @@ type Duration = InstanceType<typeof ICAL.Duration>;
 /** Settings that hold for the whole calendar. */
 export interface IcsContext {
   defaultZone: string | null;
-  /** Last year the calendar's zone definitions cover (see ics-zone-definitions.ts). */
-  zonesUntilYear: number;
+  /** The years the calendar's zone definitions cover (see ics-zone-definitions.ts). */
+  zoneYears: ZoneYears;
   platform: string;
   sourceUrl?: string;
 }
@@ -109,11 +110,11 @@ export function buildEvent(
   end: IcsTime | null,
   context: IcsContext,
 ): { ok: true; event: Record<string, unknown> } | { ok: false; message: string } {
-  const begins = instantOf(start, context.defaultZone, "DTSTART", context.zonesUntilYear);
+  const begins = instantOf(start, context.defaultZone, "DTSTART", context.zoneYears);
   if (!begins.ok) return begins;
   const ends = end === null
     ? null
-    : instantOf(end, begins.zone ?? context.defaultZone, "DTEND", context.zonesUntilYear);
+    : instantOf(end, begins.zone ?? context.defaultZone, "DTEND", context.zoneYears);
   if (ends !== null && !ends.ok) return ends;
   const event: Record<string, unknown> = {
     external_id: externalId,

@@ -96,7 +96,7 @@ function recurrenceKey(
   property: string,
   context: SeriesContext,
 ): { ok: true; key: string } | { ok: false; message: string } {
-  const instant = instantOf(time, context.defaultZone, property, context.zonesUntilYear);
+  const instant = instantOf(time, context.defaultZone, property, context.zoneYears);
   return instant.ok ? { ok: true, key: occurrenceStamp(time.time, instant.epochMs) } : instant;
 }
 

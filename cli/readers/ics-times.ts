@@ -2,6 +2,7 @@
 import ICAL from "ical.js";
 import { zonedWallTimeToEpochMs } from "../../shared/zoned-time.ts";
 import { resolveTimeZone } from "./resolve-time-zone.ts";
+import { coversYear, type ZoneYears } from "./ics-zone-definitions.ts";
 
 type Time = InstanceType<typeof ICAL.Time>;
 
@@ -28,6 +29,9 @@ function wallOf(t: Time, midnight: boolean) {
   };
 }
 
+// No years: every zoned time is converted from the IANA data.
+const NO_ZONE_YEARS: ZoneYears = { from: 0, until: -1 };
+
 /**
  * The instant of `t`. A date (all-day) means midnight in its zone, or in `defaultZone`, or in UTC;
  * a floating time is read in `defaultZone` and is an error without one.
@@ -36,7 +40,7 @@ export function instantOf(
   { time, tzid }: IcsTime,
   defaultZone: string | null,
   property: string,
-  zonesUntilYear = 0,
+  zoneYears: ZoneYears = NO_ZONE_YEARS,
 ): Instant {
   if (time.isDate) {
     const zone = (tzid === null ? null : resolveTimeZone(tzid)) ?? defaultZone;
@@ -55,7 +59,7 @@ export function instantOf(
       // Within the years the calendar's VTIMEZONEs were built for (from the same IANA data),
       // ical.js converts from its cached offsets, far faster than asking Intl each time.
       const epochMs =
-        time.zone && time.zone !== ICAL.Timezone.localTimezone && time.year <= zonesUntilYear
+        time.zone && time.zone !== ICAL.Timezone.localTimezone && coversYear(zoneYears, time.year)
           ? time.toUnixTime() * 1000
           : zonedWallTimeToEpochMs(wallOf(time, false), zone);
       return { ok: true, epochMs, zone };

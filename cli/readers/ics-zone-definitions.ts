@@ -7,6 +7,20 @@ import { zoneOffsetMs } from "../../shared/zoned-time.ts";
 
 type JCal = [string, unknown[], unknown[]];
 
+/**
+ * The years (inclusive) the VTIMEZONEs built from IANA data cover: only within them may a time's
+ * ical.js zone be trusted, since past the last definition ical.js keeps the last offset for ever.
+ */
+export interface ZoneYears {
+  from: number;
+  until: number;
+}
+
+/** Whether `year` lies within the years the built definitions cover. */
+export function coversYear(years: ZoneYears, year: number): boolean {
+  return year >= years.from && year <= years.until;
+}
+
 const DAY_MS = 86_400_000;
 // No zone changes its offset and back within a week, so weekly probes find every change.
 const STEP_MS = 7 * DAY_MS;
@@ -48,9 +62,9 @@ function findChange(zone: string, lo: number, hi: number, before: number): numbe
 }
 
 /** A jCal VTIMEZONE named `tzid` with every offset change of IANA `zone` in the given years. */
-export function vtimezoneFor(tzid: string, zone: string, fromYear: number, toYear: number): JCal {
-  const start = Date.UTC(fromYear, 0, 1);
-  const end = Date.UTC(toYear + 1, 0, 1);
+export function vtimezoneFor(tzid: string, zone: string, years: ZoneYears): JCal {
+  const start = Date.UTC(years.from, 0, 1);
+  const end = Date.UTC(years.until + 1, 0, 1);
   let offset = zoneOffsetMs(zone, start);
   const observances: JCal[] = [observance("standard", "1601-01-01T00:00:00", offset, offset)];
   for (let t = start + STEP_MS; t <= end; t += STEP_MS) {

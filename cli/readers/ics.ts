@@ -5,7 +5,7 @@
 import ICAL from "ical.js";
 import { lines } from "./lines.ts";
 import { type IcsBlock, readIcsBlocks } from "./ics-blocks.ts";
-import { vtimezoneFor } from "./ics-zone-definitions.ts";
+import { vtimezoneFor, type ZoneYears } from "./ics-zone-definitions.ts";
 import { expandSeries, type IcsVevent, type SeriesContext } from "./ics-series.ts";
 import { resolveTimeZone } from "./resolve-time-zone.ts";
 import type { ReaderOptions, ReadItem } from "./record.ts";
@@ -41,8 +41,7 @@ function referencedTzids(events: IcsBlock[]): Set<string> {
  * A VCALENDAR holding one VTIMEZONE per TZID: from the runtime's IANA data when the TZID names a
  * zone we know (so every feed gets current rules), else the calendar's own definition.
  */
-function zoneRoot(timezones: IcsBlock[], events: IcsBlock[], lastYear: number) {
-  const firstYear = earliestYear(events);
+function zoneRoot(timezones: IcsBlock[], events: IcsBlock[], years: ZoneYears) {
   const definitions = new Map<string, unknown[]>();
   for (const block of timezones) {
     try {
@@ -58,7 +57,7 @@ function zoneRoot(timezones: IcsBlock[], events: IcsBlock[], lastYear: number) {
   for (const tzid of new Set([...definitions.keys(), ...referencedTzids(events)])) {
     const zone = resolveTimeZone(tzid);
     if (zone !== null && zone !== "UTC") {
-      zones.push(vtimezoneFor(tzid, zone, firstYear, lastYear));
+      zones.push(vtimezoneFor(tzid, zone, years));
     } else if (definitions.has(tzid)) zones.push(definitions.get(tzid));
   }
   return new ICAL.Component(["vcalendar", [], zones] as never);
@@ -85,13 +84,14 @@ export async function* readIcs(
   const windowStartMs = options.from.getTime();
   const windowEndMs = windowStartMs + options.horizonDays * DAY_MS;
   const calendarZone = blocks.calendarProperties.get("X-WR-TIMEZONE");
-  // Zones are built to cover the recurrence window and the next decade of single events.
-  const zonesUntilYear = Math.max(
-    new Date(windowEndMs).getUTCFullYear() + 1,
-    new Date().getUTCFullYear() + 10,
-  );
+  // Zones are built to cover the recurrence window and the next decade of single events; times
+  // outside these years are converted from the IANA data directly (see instantOf).
+  const zoneYears: ZoneYears = {
+    from: earliestYear(blocks.events),
+    until: Math.max(new Date(windowEndMs).getUTCFullYear() + 1, new Date().getUTCFullYear() + 10),
+  };
   const context: SeriesContext = {
-    zonesUntilYear,
+    zoneYears,
     defaultZone: options.timezone ?? (calendarZone ? resolveTimeZone(calendarZone) : null),
     platform: options.platform ?? "ics_feed",
     sourceUrl: options.sourceUrl,
@@ -100,11 +100,7 @@ export async function* readIcs(
     windowEndMs,
     location,
   };
-  const root = zoneRoot(
-    blocks.timezones,
-    blocks.events,
-    new Date(windowEndMs).getUTCFullYear() + 1,
-  );
+  const root = zoneRoot(blocks.timezones, blocks.events, zoneYears);
 
   // Group by UID first: overrides and newer versions of an event may come anywhere in the file.
   const byUid = new Map<string, IcsBlock[]>();
