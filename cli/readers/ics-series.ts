@@ -6,6 +6,7 @@ import ICAL from "ical.js";
 import type { ReadItem } from "./record.ts";
 import { buildEvent, endOf, type IcsContext, skipReason, timeProperty } from "./ics-event.ts";
 import { type IcsTime, instantOf, occurrenceStamp } from "./ics-times.ts";
+import { occurrences } from "./ics-occurrences.ts";
 
 type Component = InstanceType<typeof ICAL.Component>;
 
@@ -67,6 +68,7 @@ function emit(
   ownStart: boolean,
   context: SeriesContext,
   checkWindow: boolean,
+  end?: IcsTime | null,
 ): ReadItem | null {
   const location = context.location(v.line);
   const skip = skipReason(v.component, context.method);
@@ -75,7 +77,7 @@ function emit(
     v.component,
     externalId,
     start,
-    endOf(v.component, start, ownStart),
+    end ?? endOf(v.component, start, ownStart),
     context,
   );
   if (!built.ok) return { kind: "invalid", location, message: built.message };
@@ -172,19 +174,13 @@ function* expandMaster(
 ): Generator<ReadItem> {
   const dtstart = timeProperty(master.component, "dtstart") as IcsTime;
   const location = context.location(master.line);
-  // ical.js may throw on a malformed rule when the expansion is made or at any later step.
+  // A malformed rule or RDATE/EXDATE value may throw at any step of the expansion.
   const unexpandable = (error: unknown): ReadItem => ({
     kind: "invalid",
     location,
     message: `cannot expand the recurrence rule: ${(error as Error).message}`,
   });
-  let expansion;
-  try {
-    expansion = new ICAL.RecurExpansion({ component: master.component, dtstart: dtstart.time });
-  } catch (error) {
-    yield unexpandable(error);
-    return;
-  }
+  const expansion = occurrences(master.component, dtstart);
   // Counts every item, so that a series whose occurrences were all cancelled or invalid is not
   // also reported as empty.
   let produced = 0;
@@ -196,9 +192,11 @@ function* expandMaster(
       yield unexpandable(error);
       return;
     }
-    if (!next) break;
+    if (next.done) break;
+    const { start, end, own, property, problem } = next.value;
+    const startMs = start.time.toUnixTime() * 1000;
     // A day of slack: all-day and floating times are compared here as if they were UTC.
-    if (next.toUnixTime() * 1000 >= context.windowEndMs + DAY_MS) break;
+    if (startMs >= context.windowEndMs + DAY_MS) break;
     if (steps >= MAX_STEPS) {
       yield {
         kind: "skipped",
@@ -207,8 +205,14 @@ function* expandMaster(
       };
       break;
     }
-    const start: IcsTime = { time: next, tzid: dtstart.tzid };
-    const occurrence = recurrenceKey(start, "DTSTART", context);
+    if (problem !== null) {
+      if (startMs >= context.windowStartMs - DAY_MS) {
+        produced++;
+        yield { kind: "invalid", location, message: `${uid}: ${problem}` };
+      }
+      continue;
+    }
+    const occurrence = recurrenceKey(start, property, context);
     if (!occurrence.ok) {
       yield {
         kind: "invalid",
@@ -221,16 +225,15 @@ function* expandMaster(
     const override = overrides.get(key);
     if (override) {
       overrides.delete(key);
-      const own = timeProperty(override.component, "dtstart") as IcsTime;
-      const item = emit(override, `${uid}#${key}`, own, true, context, true);
+      const ownStart = timeProperty(override.component, "dtstart") as IcsTime;
+      const item = emit(override, `${uid}#${key}`, ownStart, true, context, true);
       if (item) {
         produced++;
         yield item;
       }
       continue;
     }
-    const ownStart = steps === 0 && next.compare(dtstart.time) === 0;
-    const item = emit(master, `${uid}#${key}`, start, ownStart, context, true);
+    const item = emit(master, `${uid}#${key}`, start, own, context, true, end);
     if (item) {
       produced++;
       yield item;
