@@ -8,7 +8,8 @@
 import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
 import { EventBatch, type EventRecord } from "../shared/event-schema.ts";
-import { upsertEvents } from "../server/db/events.ts";
+import { upsertEvents, type Writer } from "../server/db/events.ts";
+import { insertWriterKey } from "../tests/support/writer-key.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import type { DatabaseKind } from "../server/db/connect.ts";
 import { createTestDatabase, testBackends } from "../tests/support/databases.ts";
@@ -89,16 +90,8 @@ async function benchRaw(kind: DatabaseKind, batches: Record<string, unknown>[][]
   const location = await createTestDatabase(kind);
   const db = await openDatabase(location);
   try {
-    const writers: { contributorId: string; keyId: string }[] = [];
-    for (let i = 0; i < KEYS; i++) {
-      const [w] = await db.sql<{ contributor_id: string; key_id: string }[]>`
-        WITH c AS (INSERT INTO contributors (name) VALUES (${`raw-${i}`}) RETURNING id)
-        INSERT INTO api_keys (contributor_id, name, digest, prefix, scopes, created_by)
-        SELECT c.id, 'raw', ${crypto.getRandomValues(new Uint8Array(32))},
-               ${`evk_raw${i}`}, '{events:write}', 'bench' FROM c
-        RETURNING contributor_id, id AS key_id`;
-      writers.push({ contributorId: w.contributor_id, keyId: w.key_id });
-    }
+    const writers: Writer[] = [];
+    for (let i = 0; i < KEYS; i++) writers.push(await insertWriterKey(db.sql, `raw-${i}`));
     const records: EventRecord[][] = batches.map((events) => EventBatch.parse({ events }).events);
     const upsert = (i: number) => async () => {
       await db.sql.begin((tx) => upsertEvents(tx as unknown as Sql, writers[i % KEYS], records[i]));

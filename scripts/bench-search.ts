@@ -16,7 +16,7 @@ import type { Sql } from "postgres";
 import { EventBatch } from "../shared/event-schema.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { migrate } from "../server/db/migrate.ts";
-import { insertApiKey } from "../server/db/api-keys.ts";
+import { insertWriterKey } from "../tests/support/writer-key.ts";
 import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
 import { LocalProvider } from "../server/embeddings/local-provider.ts";
@@ -154,21 +154,13 @@ async function benchLocalEmbedding(): Promise<void> {
 /** Stores `size` realistic events under a trusted key; returns the time it took. */
 async function seed(sql: Sql, size: number): Promise<number> {
   const started = performance.now();
-  const key = await insertApiKey(sql, {
-    contributor: "bench",
-    name: "bench",
-    scopes: ["events:write"],
-    rateLimitPerMinute: 60,
-    digest: crypto.getRandomValues(new Uint8Array(32)),
-    prefix: `evk_bench${size}`,
-    createdBy: "bench",
-  });
+  const writer = await insertWriterKey(sql, "bench");
   for (let first = 0; first < size; first += 500) {
     const batch = realisticEvents(first, Math.min(500, size - first))
       .map((e) => EventBatch.parse({ events: [e] }).events[0]);
-    await upsertEvents(sql, { contributorId: key.contributor_id, keyId: key.id }, batch);
+    await upsertEvents(sql, writer, batch);
   }
-  await setKeyTrust(sql, key.id, true, "bench");
+  await setKeyTrust(sql, writer.keyId, true, "bench");
   return performance.now() - started;
 }
 

@@ -1,7 +1,7 @@
 /** Puts a contributor's key and events straight into a database through the data layer. */
 import type { Sql } from "postgres";
 import { EventInput } from "../../shared/event-schema.ts";
-import { insertApiKey } from "../../server/db/api-keys.ts";
+import { insertWriterKey } from "../support/writer-key.ts";
 import { upsertEvents } from "../../server/db/events.ts";
 import { setKeyTrust } from "../../server/db/key-trust.ts";
 import { sampleEvent } from "../support/events.ts";
@@ -12,24 +12,12 @@ export async function seedEvents(
   count: number,
   options: { trusted: boolean; contributor?: string },
 ): Promise<string[]> {
-  const key = await insertApiKey(sql, {
-    contributor: options.contributor ?? "seeded",
-    name: "seed",
-    scopes: ["events:write"],
-    rateLimitPerMinute: 60,
-    digest: crypto.getRandomValues(new Uint8Array(32)),
-    prefix: `evk_${crypto.randomUUID().slice(0, 8)}`,
-    createdBy: "test",
-  });
+  const writer = await insertWriterKey(sql, options.contributor ?? "seeded");
   const events = Array.from(
     { length: count },
     (_, i) => EventInput.parse(sampleEvent(i, { title: `Seeded event ${i} about topic ${i % 7}` })),
   );
-  const outcome = await upsertEvents(
-    sql,
-    { contributorId: key.contributor_id, keyId: key.id },
-    events,
-  );
-  if (options.trusted) await setKeyTrust(sql, key.id, true, "test");
+  const outcome = await upsertEvents(sql, writer, events);
+  if (options.trusted) await setKeyTrust(sql, writer.keyId, true, "test");
   return outcome.eventIds;
 }
