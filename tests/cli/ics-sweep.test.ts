@@ -1,5 +1,5 @@
 /**
- * Every real calendar in shared/data, through the built CLI's validate and push --dry-run, with
+ * Every real calendar in tests/fixtures, through the built CLI's validate and push --dry-run, with
  * the default window and a twenty-year one: whatever a file holds, the CLI ends with a documented
  * exit code and says why, never with an internal error.
  */

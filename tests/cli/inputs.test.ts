@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { sampleEvent } from "../support/events.ts";
 import { runCli } from "./support/run-cli.ts";
 
-const DATA = new URL("../../../shared/data/", import.meta.url).pathname;
+const DATA = new URL("../fixtures/", import.meta.url).pathname;
 
 Deno.test("stdin with --dry-run validates and shows what would be sent, without a key", async () => {
   const lines = [sampleEvent(1), sampleEvent(2)].map((e) => JSON.stringify(e)).join("\n");

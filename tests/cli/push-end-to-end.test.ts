@@ -9,7 +9,7 @@ import { sampleEvent } from "../support/events.ts";
 import { runCli } from "./support/run-cli.ts";
 import { startFaultProxy } from "./support/fault-proxy.ts";
 
-const DATA = new URL("../../../shared/data/", import.meta.url).pathname;
+const DATA = new URL("../fixtures/", import.meta.url).pathname;
 const OPTIONS = { sanitizeResources: false, sanitizeOps: false };
 
 /** Every stored event (paging through the public list), keyed by external_id. */

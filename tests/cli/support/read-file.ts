@@ -4,7 +4,7 @@ import { type CheckedRecord, readRecords } from "../../../cli/readers/read-recor
 import type { Format } from "../../../cli/readers/formats.ts";
 import type { ReaderOptions } from "../../../cli/readers/record.ts";
 
-export const DATA = new URL("../../../../shared/data/", import.meta.url).pathname;
+export const DATA = new URL("../../fixtures/", import.meta.url).pathname;
 
 /** Every checked record of `path`, with reader options as the CLI's defaults would give. */
 export async function readFile(
