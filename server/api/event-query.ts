@@ -71,6 +71,7 @@ export const eventQueryShape = {
   }).optional(),
   external_id: text("external_id"),
   is_virtual: flag("is_virtual"),
+  is_hybrid: flag("is_hybrid"),
   is_free: flag("is_free"),
   topic: text("topic"),
   limit: z.string().optional().transform((v, ctx) => {

@@ -41,6 +41,10 @@ export const listParams = [
   ["platform", "Source platform."],
   ["external_id", "The contributor's identifier."],
   ["is_virtual", "true or false."],
+  [
+    "is_hybrid",
+    "true: only events that are both in person and online; false: only events that say they are not.",
+  ],
   ["is_free", "true or false."],
   ["topic", "One topic, case-insensitive."],
   ["limit", "Page size, 1 to 100 (default 20)."],

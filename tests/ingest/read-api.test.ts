@@ -40,6 +40,7 @@ for (const kind of testBackends()) {
         platform: "luma",
         topics: ["AI"],
         is_free: false,
+        is_hybrid: true,
         price_min: 100,
         starts_at: "2031-01-05T09:00:00Z",
       }),
@@ -148,18 +149,23 @@ for (const kind of testBackends()) {
         assert.deepEqual(ids((await list("topic=GO")).data), ["online-go"]);
       });
 
-      await t.step("platform, external_id, is_virtual and is_free filter exactly", async () => {
-        assert.deepEqual(ids((await list("platform=luma")).data), ["paris-ai"]);
-        assert.deepEqual(ids((await list("platform=meetup&from=2000-01-01")).data), [
-          "past-berlin",
-          "berlin-rust",
-        ]);
-        assert.deepEqual(ids((await list("external_id=online-go")).data), ["online-go"]);
-        assert.deepEqual(ids((await list("is_virtual=true")).data), ["online-go"]);
-        assert.deepEqual(ids((await list("is_free=false")).data), ["paris-ai"]);
-        assert.ok(!ids((await list("is_free=true&limit=100")).data).includes("paris-ai"));
-        assert.deepEqual(ids((await list("city=Berlin&platform=luma")).data), []);
-      });
+      await t.step(
+        "platform, external_id, is_virtual, is_hybrid, is_free filter exactly",
+        async () => {
+          assert.deepEqual(ids((await list("platform=luma")).data), ["paris-ai"]);
+          assert.deepEqual(ids((await list("platform=meetup&from=2000-01-01")).data), [
+            "past-berlin",
+            "berlin-rust",
+          ]);
+          assert.deepEqual(ids((await list("external_id=online-go")).data), ["online-go"]);
+          assert.deepEqual(ids((await list("is_virtual=true")).data), ["online-go"]);
+          assert.deepEqual(ids((await list("is_free=false")).data), ["paris-ai"]);
+          assert.deepEqual(ids((await list("is_hybrid=true")).data), ["paris-ai"]);
+          assert.deepEqual(ids((await list("is_hybrid=false")).data), []);
+          assert.ok(!ids((await list("is_free=true&limit=100")).data).includes("paris-ai"));
+          assert.deepEqual(ids((await list("city=Berlin&platform=luma")).data), []);
+        },
+      );
 
       await t.step("a title match ranks above a description-only match", async () => {
         const inDescription = freshEvent({
