@@ -1,6 +1,8 @@
 /** Public reads of events: one by id, and the filtered, paginated list. */
 import type { Fragment, Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
+import { type Attendance, attendanceCondition } from "./attendance.ts";
+import { nearCondition, type NearFilter } from "./near-condition.ts";
 
 /** Filters of the list and search endpoints, already validated. */
 export interface EventFilters {
@@ -16,6 +18,10 @@ export interface EventFilters {
   is_hybrid?: boolean;
   is_free?: boolean;
   topic?: string;
+  /** Events with coordinates within a great-circle radius of a point. */
+  near?: NearFilter;
+  /** How one can attend: online, in person (both include hybrid events), or hybrid. */
+  attendance?: Attendance;
 }
 
 /** Position after the last row of a page: the sort key of that row. */
@@ -97,6 +103,8 @@ export function filterConditions(sql: Sql, f: EventFilters): Fragment {
   if (f.topic !== undefined) {
     parts.push(sql`EXISTS (SELECT 1 FROM unnest(e.topics) t WHERE lower(t) = lower(${f.topic}))`);
   }
+  if (f.near !== undefined) parts.push(nearCondition(sql, f.near));
+  if (f.attendance !== undefined) parts.push(attendanceCondition(sql, f.attendance));
   return parts.reduce((acc, part) => sql`${acc} AND ${part}`);
 }
 
