@@ -20,6 +20,7 @@ import {
   untrustKeyHandler,
 } from "./api/admin-key-review.ts";
 import { aiSearchOpenApiPaths } from "./api/ai-search-openapi.ts";
+import { createSite } from "./web/site.tsx";
 
 /** The client's address: the socket peer, or the first X-Forwarded-For hop behind a proxy. */
 function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
@@ -70,6 +71,9 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.patch("/api/v1/admin/keys/:ref", patchKeyHandler);
   app.post("/api/v1/admin/keys/:ref/trust", trustKeyHandler);
   app.post("/api/v1/admin/keys/:ref/untrust", untrustKeyHandler);
+
+  // The public site, dashboard and review queue (server/web/).
+  app.route("/", await createSite());
 
   app.notFound(() => {
     throw new AppError("not_found", "No such endpoint; see /api/v1/openapi.json.");

@@ -1,0 +1,98 @@
+/**
+ * schema.org Event for an event page, with what Google's event rich results require (name,
+ * startDate, location) and recommend (description, endDate, eventAttendanceMode, eventStatus,
+ * image, offers, organizer).
+ */
+import type { StoredEvent } from "../../shared/api-schemas.ts";
+import { displayZone, localIso } from "./event-times.ts";
+import { httpUrl } from "./safe-url.ts";
+
+type Json = Record<string, unknown>;
+
+function attendanceMode(event: StoredEvent): string {
+  if (event.is_hybrid) return "https://schema.org/MixedEventAttendanceMode";
+  return event.is_virtual
+    ? "https://schema.org/OnlineEventAttendanceMode"
+    : "https://schema.org/OfflineEventAttendanceMode";
+}
+
+function place(event: StoredEvent): Json {
+  const address: Json = { "@type": "PostalAddress" };
+  if (event.city) address.addressLocality = event.city;
+  if (event.country) address.addressCountry = event.country;
+  const placeJson: Json = {
+    "@type": "Place",
+    name: event.venue_name ??
+      ([event.city, event.country].filter(Boolean).join(", ") || "To be announced"),
+    address,
+  };
+  if (event.latitude !== null && event.longitude !== null) {
+    placeJson.geo = {
+      "@type": "GeoCoordinates",
+      latitude: event.latitude,
+      longitude: event.longitude,
+    };
+  }
+  return placeJson;
+}
+
+function location(event: StoredEvent): Json | Json[] {
+  const virtual = { "@type": "VirtualLocation", url: httpUrl(event.source_url) };
+  if (event.is_hybrid) return [place(event), virtual];
+  return event.is_virtual ? virtual : place(event);
+}
+
+function offers(event: StoredEvent, pageUrl: string): Json {
+  const price = event.is_free ? 0 : (event.price_min ?? event.price_max);
+  const offer: Json = {
+    "@type": "Offer",
+    url: httpUrl(event.source_url) ?? pageUrl,
+    priceCurrency: event.currency,
+    availability: event.is_sold_out ? "https://schema.org/SoldOut" : "https://schema.org/InStock",
+    validFrom: event.created_at,
+  };
+  if (price !== null) offer.price = price;
+  return offer;
+}
+
+/** The JSON-LD object of an event page at `pageUrl`. */
+export function eventJsonLd(event: StoredEvent, pageUrl: string): Json {
+  const zone = displayZone(event.timezone);
+  const json: Json = {
+    "@context": "https://schema.org",
+    "@type": "Event",
+    name: event.title,
+    startDate: localIso(event.starts_at, zone),
+    eventStatus: "https://schema.org/EventScheduled",
+    eventAttendanceMode: attendanceMode(event),
+    location: location(event),
+    offers: offers(event, pageUrl),
+    url: pageUrl,
+  };
+  if (event.ends_at) json.endDate = localIso(event.ends_at, zone);
+  if (event.description) json.description = event.description;
+  const image = httpUrl(event.cover_image_url);
+  if (image) json.image = [image];
+  if (event.organiser_name) {
+    json.organizer = {
+      "@type": "Organization",
+      name: event.organiser_name,
+      ...(httpUrl(event.organiser_url) ? { url: httpUrl(event.organiser_url) } : {}),
+    };
+  }
+  if (event.topics.length > 0) json.keywords = event.topics.join(", ");
+  return json;
+}
+
+/**
+ * JSON for inside <script type="application/ld+json">: `<` escaped so no text a contributor
+ * wrote can close the element or open a comment.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}

@@ -1,0 +1,83 @@
+/** GET /: lists upcoming events, or searches them, with the API's own list and search code. */
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env.ts";
+import { encodeCursor } from "../../api/event-query.ts";
+import { listEvents } from "../../db/event-reads.ts";
+import { searchEvents, type SearchMode } from "../../search/search-events.ts";
+import { AppError } from "../../errors.ts";
+import { renderDocument } from "../components/layout.tsx";
+import { HomePage, type HomeResults } from "../pages/home-page.tsx";
+import { pageFilters, type PageQuery, readPageQuery, withParams } from "../page-query.ts";
+import { pageContext, siteOrigin } from "../site-context.ts";
+
+const PAGE_SIZE = 20;
+const MAX_SEARCH_RESULTS = 100;
+
+async function listing(c: Context<AppEnv>, query: PageQuery, params: Record<string, string>) {
+  const page = await listEvents(c.get("deps").db.sql, pageFilters(query), {
+    limit: PAGE_SIZE,
+    after: query.cursor,
+  });
+  const next = encodeCursor(page.next);
+  return {
+    events: page.events,
+    nextHref: next ? withParams("/", { ...params, cursor: next }) : null,
+    isLaterPage: query.cursor !== undefined,
+    kind: "list" as const,
+    notices: [],
+  };
+}
+
+/** A search grows by asking for more results at once: ranked results have no cursor. */
+async function searching(
+  c: Context<AppEnv>,
+  query: PageQuery & { q: string },
+  options: { params: Record<string, string>; aiAvailable: boolean },
+): Promise<HomeResults> {
+  const deps = c.get("deps");
+  const wanted: SearchMode = options.aiAvailable ? (query.mode ?? "hybrid") : "text";
+  const limit = Math.min(MAX_SEARCH_RESULTS, Math.max(PAGE_SIZE, query.limit));
+  const { q, ...rest } = pageFilters(query);
+  const run = (mode: SearchMode) =>
+    searchEvents(deps.db.sql, deps.ai, { q: q!, mode, filters: rest, limit });
+  const notices: string[] = [];
+  let result;
+  try {
+    result = await run(wanted);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== "service_unavailable") throw err;
+    notices.push(`${err.message} Showing matches of the words instead.`);
+    result = await run("text");
+  }
+  if (result.degraded) notices.push(result.degraded);
+  const more = result.hits.length === limit && limit < MAX_SEARCH_RESULTS;
+  return {
+    events: result.hits.map((hit) => hit.event),
+    nextHref: more
+      ? withParams("/", { ...options.params, limit: String(limit + PAGE_SIZE) })
+      : null,
+    isLaterPage: false,
+    kind: "search",
+    notices,
+  };
+}
+
+/** Renders the home page. */
+export async function homeRoute(c: Context<AppEnv>): Promise<Response> {
+  const { query, params, problems } = readPageQuery(c.req.query());
+  const aiAvailable = (await c.get("deps").ai.availability.status()).available;
+  const results = query.q === undefined
+    ? await listing(c, query, params)
+    : await searching(c, { ...query, q: query.q }, { params, aiAvailable });
+  results.notices.unshift(...problems.map((p) => `Ignored a filter: ${p}.`));
+  return c.html(renderDocument(
+    <HomePage
+      page={pageContext(c)}
+      params={params}
+      results={results}
+      aiAvailable={aiAvailable}
+      origin={siteOrigin(c)}
+      now={new Date()}
+    />,
+  ));
+}
