@@ -1,6 +1,7 @@
 /** The query string of GET /api/v1/events (and the search endpoint's shared filters). */
 import { z } from "zod";
 import { PLATFORMS } from "../../shared/event-schema.ts";
+import { ATTENDANCE } from "../db/attendance.ts";
 import { parseDateTime } from "../../shared/zoned-time.ts";
 import { toValidationDetails } from "../../shared/validation-details.ts";
 import type { EventFilters, ListCursor } from "../db/event-reads.ts";
@@ -71,7 +72,9 @@ export const eventQueryShape = {
   }).optional(),
   external_id: text("external_id"),
   is_virtual: flag("is_virtual"),
-  is_hybrid: flag("is_hybrid"),
+  attendance: z.enum(ATTENDANCE, {
+    error: () => `attendance must be one of ${ATTENDANCE.join(", ")}`,
+  }).optional(),
   is_free: flag("is_free"),
   topic: text("topic"),
   limit: z.string().optional().transform((v, ctx) => {

@@ -42,8 +42,8 @@ export const listParams = [
   ["external_id", "The contributor's identifier."],
   ["is_virtual", "true or false."],
   [
-    "is_hybrid",
-    "true: only events that are both in person and online; false: only events that say they are not.",
+    "attendance",
+    "online, in_person or hybrid. Hybrid events count as online and as in person; hybrid alone means both.",
   ],
   ["is_free", "true or false."],
   ["topic", "One topic, case-insensitive."],

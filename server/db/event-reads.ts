@@ -15,7 +15,6 @@ export interface EventFilters {
   platform?: string;
   external_id?: string;
   is_virtual?: boolean;
-  is_hybrid?: boolean;
   is_free?: boolean;
   topic?: string;
   /** Events with coordinates within a great-circle radius of a point. */
@@ -97,8 +96,6 @@ export function filterConditions(sql: Sql, f: EventFilters): Fragment {
   if (f.platform !== undefined) parts.push(sql`e.platform = ${f.platform}`);
   if (f.external_id !== undefined) parts.push(sql`e.external_id = ${f.external_id}`);
   if (f.is_virtual !== undefined) parts.push(sql`e.is_virtual = ${f.is_virtual}`);
-  // Unknown (null) is neither: only events that say so match either way.
-  if (f.is_hybrid !== undefined) parts.push(sql`e.is_hybrid = ${f.is_hybrid}`);
   if (f.is_free !== undefined) parts.push(sql`e.is_free = ${f.is_free}`);
   if (f.topic !== undefined) {
     parts.push(sql`EXISTS (SELECT 1 FROM unnest(e.topics) t WHERE lower(t) = lower(${f.topic}))`);

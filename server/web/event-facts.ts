@@ -1,5 +1,6 @@
 /** Plain-language facts about an event, shared by cards, the event page and feeds. */
 import type { StoredEvent } from "../../shared/api-schemas.ts";
+import { type Attendance, attendanceOf } from "../db/attendance.ts";
 
 function money(amount: number, currency: string): string {
   try {
@@ -20,8 +21,13 @@ export function priceText(event: StoredEvent): string {
   return one === null ? "Paid" : money(one, currency);
 }
 
-/** How one attends: "Online", "In person", or "In person and online". */
+const ATTENDANCE_TEXT: Record<Attendance, string> = {
+  online: "Online",
+  in_person: "In person",
+  hybrid: "In person and online",
+};
+
+/** How one attends: "Online", "In person", or "In person and online" (the shared rule). */
 export function attendanceText(event: StoredEvent): string {
-  if (event.is_hybrid) return "In person and online";
-  return event.is_virtual ? "Online" : "In person";
+  return ATTENDANCE_TEXT[attendanceOf(event)];
 }

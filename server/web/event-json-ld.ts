@@ -6,15 +6,15 @@
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { displayZone, localIso } from "./event-times.ts";
 import { httpUrl } from "./safe-url.ts";
+import { type Attendance, attendanceOf } from "../db/attendance.ts";
 
 type Json = Record<string, unknown>;
 
-function attendanceMode(event: StoredEvent): string {
-  if (event.is_hybrid) return "https://schema.org/MixedEventAttendanceMode";
-  return event.is_virtual
-    ? "https://schema.org/OnlineEventAttendanceMode"
-    : "https://schema.org/OfflineEventAttendanceMode";
-}
+const ATTENDANCE_MODE: Record<Attendance, string> = {
+  online: "https://schema.org/OnlineEventAttendanceMode",
+  in_person: "https://schema.org/OfflineEventAttendanceMode",
+  hybrid: "https://schema.org/MixedEventAttendanceMode",
+};
 
 function place(event: StoredEvent): Json {
   const address: Json = { "@type": "PostalAddress" };
@@ -38,8 +38,9 @@ function place(event: StoredEvent): Json {
 
 function location(event: StoredEvent): Json | Json[] {
   const virtual = { "@type": "VirtualLocation", url: httpUrl(event.source_url) };
-  if (event.is_hybrid) return [place(event), virtual];
-  return event.is_virtual ? virtual : place(event);
+  const attendance = attendanceOf(event);
+  if (attendance === "hybrid") return [place(event), virtual];
+  return attendance === "online" ? virtual : place(event);
 }
 
 function offers(event: StoredEvent, pageUrl: string): Json {
@@ -64,7 +65,7 @@ export function eventJsonLd(event: StoredEvent, pageUrl: string): Json {
     name: event.title,
     startDate: localIso(event.starts_at, zone),
     eventStatus: "https://schema.org/EventScheduled",
-    eventAttendanceMode: attendanceMode(event),
+    eventAttendanceMode: ATTENDANCE_MODE[attendanceOf(event)],
     location: location(event),
     offers: offers(event, pageUrl),
     url: pageUrl,

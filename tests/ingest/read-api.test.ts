@@ -150,7 +150,7 @@ for (const kind of testBackends()) {
       });
 
       await t.step(
-        "platform, external_id, is_virtual, is_hybrid, is_free filter exactly",
+        "platform, external_id, is_virtual, attendance, is_free filter exactly",
         async () => {
           assert.deepEqual(ids((await list("platform=luma")).data), ["paris-ai"]);
           assert.deepEqual(ids((await list("platform=meetup&from=2000-01-01")).data), [
@@ -160,8 +160,12 @@ for (const kind of testBackends()) {
           assert.deepEqual(ids((await list("external_id=online-go")).data), ["online-go"]);
           assert.deepEqual(ids((await list("is_virtual=true")).data), ["online-go"]);
           assert.deepEqual(ids((await list("is_free=false")).data), ["paris-ai"]);
-          assert.deepEqual(ids((await list("is_hybrid=true")).data), ["paris-ai"]);
-          assert.deepEqual(ids((await list("is_hybrid=false")).data), []);
+          assert.deepEqual(ids((await list("attendance=hybrid")).data), ["paris-ai"]);
+          assert.deepEqual(ids((await list("attendance=online")).data), ["paris-ai", "online-go"]);
+          assert.ok(ids((await list("attendance=in_person&limit=100")).data).includes("paris-ai"));
+          assert.ok(
+            !ids((await list("attendance=in_person&limit=100")).data).includes("online-go"),
+          );
           assert.ok(!ids((await list("is_free=true&limit=100")).data).includes("paris-ai"));
           assert.deepEqual(ids((await list("city=Berlin&platform=luma")).data), []);
         },

@@ -65,8 +65,10 @@ for (const kind of testBackends()) {
         const words = await get(server.url, "/?q=lifetimes&mode=text");
         assert.ok(words.text.includes(RUST.title));
         assert.ok(!words.text.includes(GO.title));
-        const online = await get(server.url, "/?is_virtual=true");
+        const online = await get(server.url, "/?attendance=online");
         assert.ok(online.text.includes(GO.title) && !online.text.includes(RUST.title));
+        const inPerson = await get(server.url, "/?attendance=in_person");
+        assert.ok(!inPerson.text.includes(GO.title) && inPerson.text.includes(RUST.title));
         const city = await get(server.url, "/?city=berlin&topic=RUST");
         assert.ok(city.text.includes(RUST.title) && !city.text.includes(GO.title));
         const none = await get(server.url, "/?city=Atlantis");

@@ -3,13 +3,13 @@ import type { FC } from "hono/jsx";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import { displayZone, formatEventTime } from "../event-times.ts";
 import { placeLine } from "../calendar-links.ts";
-import { priceText } from "../event-facts.ts";
+import { attendanceText, priceText } from "../event-facts.ts";
+import { attendanceOf } from "../../db/attendance.ts";
 
 /** Short labels shown under an event. */
 export function eventBadges(event: StoredEvent): string[] {
   const badges: string[] = [];
-  if (event.is_hybrid) badges.push("Hybrid");
-  else if (event.is_virtual) badges.push("Online");
+  if (attendanceOf(event) !== "in_person") badges.push(attendanceText(event));
   badges.push(priceText(event));
   if (event.event_type) badges.push(event.event_type);
   return badges;

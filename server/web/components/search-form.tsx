@@ -2,6 +2,7 @@
 import type { FC } from "hono/jsx";
 import { datePicks } from "../date-picks.ts";
 import { withParams } from "../page-query.ts";
+import { ATTENDANCE, type Attendance } from "../../db/attendance.ts";
 
 export interface SearchFormProps {
   params: Record<string, string>;
@@ -76,30 +77,30 @@ const DateFilters: FC<{ params: Record<string, string>; now: Date }> = ({ params
   </>
 );
 
+const ATTENDANCE_LABELS: Record<Attendance, string> = {
+  online: "Online (hybrid too)",
+  in_person: "In person (hybrid too)",
+  hybrid: "Hybrid only",
+};
+
 const KindFilters: FC<{ params: Record<string, string> }> = ({ params }) => (
   <>
     <div class="field">
-      <label for="f-is_virtual">Where</label>
-      <select id="f-is_virtual" name="is_virtual">
-        <option value="" selected={!params.is_virtual}>Anywhere</option>
-        <option value="true" selected={params.is_virtual === "true"}>Online</option>
-        <option value="false" selected={params.is_virtual === "false"}>In person</option>
+      <label for="f-attendance">How</label>
+      <select id="f-attendance" name="attendance">
+        <option value="" selected={!params.attendance}>Any way</option>
+        {ATTENDANCE.map((value) => (
+          <option key={value} value={value} selected={params.attendance === value}>
+            {ATTENDANCE_LABELS[value]}
+          </option>
+        ))}
       </select>
     </div>
     <fieldset class="field">
-      <legend>Only</legend>
-      <label class="check">
-        <input
-          type="checkbox"
-          name="is_hybrid"
-          value="true"
-          checked={params.is_hybrid === "true"}
-        />
-        Hybrid (in person and online)
-      </label>
+      <legend>Price</legend>
       <label class="check">
         <input type="checkbox" name="is_free" value="true" checked={params.is_free === "true"} />
-        Free
+        Free only
       </label>
     </fieldset>
   </>

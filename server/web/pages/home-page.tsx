@@ -37,7 +37,7 @@ const FILTER_LABELS: Record<string, (v: string) => string> = {
   from: (v) => `From ${v}`,
   to: (v) => `To ${v}`,
   is_virtual: (v) => (v === "true" ? "Online" : "In person"),
-  is_hybrid: (v) => (v === "true" ? "Hybrid" : "Not hybrid"),
+  attendance: (v) => ({ online: "Online", in_person: "In person", hybrid: "Hybrid" })[v] ?? v,
   is_free: (v) => (v === "true" ? "Free" : "Paid"),
   platform: (v) => `Platform: ${v}`,
   external_id: (v) => `Id: ${v}`,
