@@ -21,6 +21,7 @@ import {
 } from "./api/admin-key-review.ts";
 import { aiSearchOpenApiPaths } from "./api/ai-search-openapi.ts";
 import { createSite } from "./web/site.tsx";
+import { mcpEndpoint } from "./mcp/endpoint.ts";
 
 /** The client's address: the socket peer, or the first X-Forwarded-For hop behind a proxy. */
 function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
@@ -62,6 +63,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.get("/api/v1/events", publicLimit, listEventsHandler);
   app.get("/api/v1/events/:id", publicLimit, getEventHandler);
   app.get("/api/v1/search", publicLimit, searchHandler);
+  app.all("/mcp", publicLimit, mcpEndpoint(deps));
 
   app.use("/api/v1/admin/*", keyAuth, keyLimit, requireScope("admin"));
   app.post("/api/v1/admin/keys", createKeyHandler);

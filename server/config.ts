@@ -84,6 +84,9 @@ const ConfigSchema = z.object({
     }
     return n;
   }),
+  MCP_ALLOWED_ORIGINS: z.string().optional().transform((v) =>
+    (v ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+  ),
   EMBEDDINGS_WORKER: z.enum(["in-process", "external", ""], {
     error: () => "EMBEDDINGS_WORKER must be in-process or external",
   }).optional(),
@@ -105,6 +108,8 @@ export interface Config {
   embeddings?: EmbeddingSettings;
   /** Where the embedding worker runs: in this process (default) or in `deno task worker`. */
   embeddingWorker?: "in-process" | "external";
+  /** Hostnames whose browser pages may call /mcp, besides localhost (DNS rebinding guard). */
+  mcpAllowedOrigins?: string[];
 }
 
 /** Thrown when a setting is wrong; its message names the variable and how to fix it. */
@@ -140,5 +145,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       localNiceness: v.EMBEDDINGS_LOCAL_NICENESS,
     },
     embeddingWorker: v.EMBEDDINGS_WORKER || "in-process",
+    mcpAllowedOrigins: v.MCP_ALLOWED_ORIGINS,
   };
 }

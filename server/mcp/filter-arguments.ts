@@ -1,0 +1,183 @@
+/**
+ * The filter arguments the search tools share (place, time, attendance, price, topic, distance),
+ * their descriptions for a language model, and their translation into the filters of the shared
+ * search code.
+ */
+import { z } from "zod";
+import {
+  isIanaTimeZone,
+  parseDateTime,
+  type WallTime,
+  zonedWallTimeToEpochMs,
+} from "../../shared/zoned-time.ts";
+import { ATTENDANCE } from "../db/attendance.ts";
+import type { EventFilters } from "../db/event-reads.ts";
+import { WHEN_PHRASES, whenPeriod } from "../search/when-period.ts";
+import { ToolCallError } from "./tool-results.ts";
+
+/** A trimmed, non-empty string PostgreSQL can hold, with messages naming the argument. */
+export const textArgument = (name: string, max: number) =>
+  z.string({ error: () => `${name} must be a string` }).trim()
+    .min(1, { error: `${name} must not be empty: leave it out instead` })
+    .max(max, { error: `${name} may be at most ${max} characters` })
+    // PostgreSQL text cannot hold NUL.
+    .refine((s) => !s.includes("\u0000"), { error: `${name} must not contain NUL characters` });
+
+const dateArgument = (name: string, example: string) =>
+  z.string({ error: () => `${name} must be a string` }).max(64, {
+    error: `${name} must be a date such as ${
+      example.slice(0, 10)
+    } or a date-time such as ${example}`,
+  });
+
+const NearArgument = z.strictObject({
+  latitude: z.number({ error: () => "near.latitude must be a number from -90 to 90" })
+    .min(-90, { error: "near.latitude must be from -90 to 90" })
+    .max(90, { error: "near.latitude must be from -90 to 90" })
+    .describe("Latitude of the centre in decimal degrees, -90 to 90 (Lisbon: 38.72)."),
+  longitude: z.number({ error: () => "near.longitude must be a number from -180 to 180" })
+    .min(-180, { error: "near.longitude must be from -180 to 180" })
+    .max(180, { error: "near.longitude must be from -180 to 180" })
+    .describe("Longitude of the centre in decimal degrees, -180 to 180 (Lisbon: -9.14)."),
+  radius_km: z.number({ error: () => "near.radius_km must be a number of kilometres" })
+    .gt(0, { error: "near.radius_km must be more than 0" })
+    .max(1000, { error: "near.radius_km may be at most 1000" })
+    .default(50)
+    .describe("Radius in kilometres, up to 1000; default 50."),
+}, {
+  error: (issue) =>
+    issue.code === "unrecognized_keys"
+      ? `near takes only latitude, longitude and radius_km; remove ${issue.keys.join(", ")}`
+      : undefined,
+});
+
+/** The filter arguments, each described for a language model. */
+export const filterArguments = {
+  city: textArgument("city", 100).optional().describe(
+    'City, as events name it ("Berlin"); case does not matter. list_facets shows the cities ' +
+      "that have events.",
+  ),
+  country: textArgument("country", 100).optional().describe(
+    'Country, as events name it ("Germany"); case does not matter. See list_facets.',
+  ),
+  topic: textArgument("topic", 100).optional().describe(
+    'One topic label ("rust", "machine learning"); case does not matter. See list_facets.',
+  ),
+  when: z.enum(WHEN_PHRASES, {
+    error: () => `when must be one of ${WHEN_PHRASES.join(", ")}`,
+  }).optional().describe(
+    "A period in the asker's time zone (see timezone): today, this_week (Monday to Sunday), " +
+      "this_weekend, next_week, this_month or next_month. Only events not yet over are shown. " +
+      "Do not combine with from or to.",
+  ),
+  from: dateArgument("from", "2027-03-01T09:00:00+01:00").optional().describe(
+    "Only events ending at or after this: a date (2027-03-01, midnight in timezone) or a " +
+      "date-time with offset (2027-03-01T09:00:00Z). With from, past events can be found too; " +
+      "without from and when, only events not yet over.",
+  ),
+  to: dateArgument("to", "2027-03-31T18:00:00+01:00").optional().describe(
+    "Only events starting at or before this: a date (the whole day, in timezone) or a " +
+      "date-time with offset.",
+  ),
+  timezone: textArgument("timezone", 64).optional().describe(
+    "The asker's IANA time zone (Europe/Lisbon, America/New_York), used for when and for " +
+      "dates without a time. Default UTC.",
+  ),
+  online: z.enum(ATTENDANCE, {
+    error: () => `online must be one of ${ATTENDANCE.join(", ")}`,
+  }).optional().describe(
+    "How the asker wants to attend: online (online events and hybrid ones), in_person " +
+      "(in-person and hybrid events) or hybrid (only events that are both).",
+  ),
+  free: z.boolean({ error: () => "free must be true or false" }).optional().describe(
+    "true: only free events; false: only paid ones.",
+  ),
+  near: NearArgument.optional().describe(
+    "Only events with coordinates within radius_km of a point (great-circle distance). Events " +
+      "without coordinates (most online events) never match. Example: " +
+      '{"latitude": 38.72, "longitude": -9.14, "radius_km": 30}.',
+  ),
+};
+
+type FilterArguments = {
+  [K in keyof typeof filterArguments]?: z.output<typeof filterArguments[K]>;
+};
+
+/** The period a `when` phrase was read as, reported back so the assistant can say it. */
+export interface AppliedPeriod {
+  when: string;
+  timezone: string;
+  from: string;
+  to: string;
+}
+
+/** The shared search filters for the arguments; a wrong combination is a ToolCallError. */
+export function toEventFilters(
+  args: FilterArguments,
+  now: Date,
+): { filters: Omit<EventFilters, "q">; period: AppliedPeriod | null } {
+  const timeZone = args.timezone ?? "UTC";
+  if (!isIanaTimeZone(timeZone)) {
+    throw new ToolCallError(
+      `timezone ${JSON.stringify(timeZone)} is not an IANA time zone name: use a name such as ` +
+        "Europe/Berlin, America/New_York or UTC",
+    );
+  }
+  const filters: Omit<EventFilters, "q"> = {
+    city: args.city,
+    country: args.country,
+    topic: args.topic,
+    is_free: args.free,
+    attendance: args.online,
+    near: args.near,
+  };
+  let period: AppliedPeriod | null = null;
+  if (args.when !== undefined) {
+    if (args.from !== undefined || args.to !== undefined) {
+      throw new ToolCallError("Give either when or from/to, not both: remove when or from and to");
+    }
+    const p = whenPeriod(args.when, { now, timeZone });
+    filters.from = new Date(Math.max(now.getTime(), p.start.getTime()));
+    filters.to = new Date(p.end.getTime() - 1);
+    period = {
+      when: args.when,
+      timezone: timeZone,
+      from: p.start.toISOString(),
+      to: p.end.toISOString(),
+    };
+  }
+  if (args.from !== undefined) filters.from = instant("from", args.from, timeZone, false);
+  if (args.to !== undefined) filters.to = instant("to", args.to, timeZone, true);
+  if (filters.from && filters.to && filters.from > filters.to) {
+    throw new ToolCallError("from is after to: swap them, or widen the range");
+  }
+  return {
+    filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)),
+    period,
+  };
+}
+
+/** A date (midnight, or the day's last millisecond for `to`, in the zone) or a date-time. */
+function instant(name: string, text: string, timeZone: string, endOfDay: boolean): Date {
+  const parsed = parseDateTime(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00` : text);
+  let epochMs: number | null = null;
+  if (parsed.kind === "instant") epochMs = parsed.epochMs;
+  if (parsed.kind === "local") {
+    // A date, or a wall time without offset, is read in the asker's zone.
+    const wall = endOfDay && text.length === 10 ? nextDay(parsed.wall) : parsed.wall;
+    epochMs = zonedWallTimeToEpochMs(wall, timeZone) - (wall === parsed.wall ? 0 : 1);
+  }
+  // Years 1-9999, as everywhere else in the API (PostgreSQL's range is wider).
+  const year = epochMs === null ? 0 : new Date(epochMs).getUTCFullYear();
+  if (epochMs !== null && year >= 1 && year <= 9999) return new Date(epochMs);
+  throw new ToolCallError(
+    `${name} ${JSON.stringify(text)} is not a date or date-time: use 2027-03-01 or ` +
+      "2027-03-01T09:00:00Z (or an offset such as +01:00)",
+  );
+}
+
+function nextDay(wall: WallTime): WallTime {
+  const d = new Date(0);
+  d.setUTCFullYear(wall.year, wall.month - 1, wall.day + 1);
+  return { ...wall, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}

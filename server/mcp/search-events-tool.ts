@@ -1,0 +1,185 @@
+/**
+ * search_events: upcoming events by words, meaning, place and time, through the same search code
+ * as GET /api/v1/events and /api/v1/search.
+ */
+import { z } from "zod";
+import type { AppDeps } from "../app-env.ts";
+import { countEvents } from "../db/event-counts.ts";
+import { type EventFilters, listEvents } from "../db/event-reads.ts";
+import { AppError } from "../errors.ts";
+import { SEARCH_MODES, searchEvents, type SearchMode } from "../search/search-events.ts";
+import { CompactEvent, compactEvent, type Site } from "./event-views.ts";
+import { filterArguments, textArgument, toEventFilters } from "./filter-arguments.ts";
+import { decodePageCursor, encodePageCursor, type PageCursor } from "./page-cursor.ts";
+import { fitPage } from "./page-budget.ts";
+import { strictArguments } from "./strict-arguments.ts";
+import { ToolCallError } from "./tool-results.ts";
+
+/** Ranked results can be paged through this far; past it, filters narrow better than pages. */
+export const RANKED_WINDOW = 100;
+/** Totals are counted up to this many events. */
+export const TOTAL_CAP = 1000;
+
+export const SearchEventsInput = strictArguments({
+  query: textArgument("query", 500).optional().describe(
+    'What the asker is looking for, in words ("rust meetup", "conference on AI safety"). ' +
+      "Leave it out to list events soonest first.",
+  ),
+  mode: z.enum(SEARCH_MODES, {
+    error: () => `mode must be one of ${SEARCH_MODES.join(", ")}`,
+  }).optional().describe(
+    "text: the words must appear (title, topics, place, description). semantic: by meaning, " +
+      "only among events in AI search. hybrid: both, fused. Default: hybrid when AI search is " +
+      "available, text otherwise; the result's mode says which ran.",
+  ),
+  ...filterArguments,
+  limit: z.number({ error: () => "limit must be a whole number from 1 to 50" })
+    .int({ error: "limit must be a whole number from 1 to 50" })
+    .min(1, { error: "limit must be a whole number from 1 to 50" })
+    .max(50, { error: "limit must be a whole number from 1 to 50" })
+    .default(10).describe("Events per page, 1 to 50; default 10."),
+  cursor: z.string({ error: () => "cursor must be the next_cursor string of a previous result" })
+    .max(500, { error: "cursor is not one this server issued: use next_cursor unchanged" })
+    .optional().describe("next_cursor of the previous page, with the same other arguments."),
+});
+
+const Period = z.object({
+  when: z.string(),
+  timezone: z.string(),
+  from: z.string().describe("Start of the period, UTC."),
+  to: z.string().describe("End of the period (exclusive), UTC."),
+});
+
+export const SearchEventsOutput = z.object({
+  mode: z.enum(["upcoming", ...SEARCH_MODES]).describe(
+    "What ran: upcoming (no query: soonest first), text, semantic or hybrid.",
+  ),
+  query: z.string().nullable(),
+  total: z.number().int().nullable().describe(
+    "How many events match (listing and text search); null for semantic and hybrid search, " +
+      "where every event matches to some degree.",
+  ),
+  total_capped: z.boolean().describe(`true when more than ${TOTAL_CAP} match (total stops there).`),
+  period: Period.nullable().describe("The period `when` was read as, if given."),
+  results: z.array(CompactEvent),
+  next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
+  notices: z.array(z.string()).describe("Things the asker may need to know about these results."),
+});
+type SearchEventsOutput = z.infer<typeof SearchEventsOutput>;
+type Arguments = z.output<typeof SearchEventsInput>;
+
+/** Runs search_events. */
+export async function searchEventsTool(
+  deps: AppDeps,
+  site: Site,
+  args: Arguments,
+): Promise<SearchEventsOutput> {
+  const { filters, period } = toEventFilters(args, new Date());
+  const cursor = args.cursor === undefined
+    ? undefined
+    : decodePageCursor(args.cursor, RANKED_WINDOW);
+  const notices: string[] = [];
+  let page: Page;
+  if (args.query === undefined) {
+    if (args.mode !== undefined) {
+      notices.push("mode applies only with a query: these are upcoming events, soonest first.");
+    }
+    page = await listing(deps, site, { filters, limit: args.limit, cursor });
+  } else {
+    const { query, mode, limit } = args;
+    page = await ranked(deps, site, { query, mode, limit, filters, cursor });
+  }
+  return { ...page, period, notices: [...notices, ...page.notices ?? []] };
+}
+
+type Page = Omit<SearchEventsOutput, "period" | "notices"> & { notices?: string[] };
+
+async function listing(
+  deps: AppDeps,
+  site: Site,
+  o: { filters: Omit<EventFilters, "q">; limit: number; cursor?: PageCursor },
+): Promise<Page> {
+  if (o.cursor && o.cursor.kind !== "listing") throw wrongCursor();
+  const sql = deps.db.sql;
+  const page = await listEvents(sql, o.filters, { limit: o.limit, after: o.cursor?.after });
+  const total = await countEvents(sql, o.filters, TOTAL_CAP);
+  const results = page.events.map((e) => compactEvent(e, site));
+  const kept = fitPage(results);
+  const last = page.events[kept - 1];
+  const next = kept < results.length
+    ? { kind: "listing" as const, after: { starts_at: last.starts_at, id: last.id } }
+    : page.next && { kind: "listing" as const, after: page.next };
+  return {
+    mode: "upcoming",
+    query: null,
+    total: total.count,
+    total_capped: total.capped,
+    results: results.slice(0, kept),
+    next_cursor: next ? encodePageCursor(next) : null,
+  };
+}
+
+async function ranked(
+  deps: AppDeps,
+  site: Site,
+  o: {
+    query: string;
+    mode?: SearchMode;
+    limit: number;
+    filters: Omit<EventFilters, "q">;
+    cursor?: PageCursor;
+  },
+): Promise<Page> {
+  if (o.cursor && o.cursor.kind !== "ranked") throw wrongCursor();
+  const offset = o.cursor?.offset ?? 0;
+  const end = Math.min(offset + o.limit, RANKED_WINDOW);
+  const notices: string[] = [];
+  const status = await deps.ai.availability.status();
+  let mode: SearchMode = o.mode ?? (status.available ? "hybrid" : "text");
+  if (!status.available && o.mode === undefined) {
+    notices.push(`AI search is unavailable: ${status.reason}. These results are from text search.`);
+  }
+  const request = { q: o.query, mode, filters: o.filters, limit: end + 1 };
+  let result;
+  try {
+    result = await searchEvents(deps.db.sql, deps.ai, request);
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === "service_unavailable")) throw err;
+    notices.push(`${err.message} These results are from text search instead.`);
+    mode = "text";
+    result = await searchEvents(deps.db.sql, deps.ai, { ...request, mode });
+  }
+  if (result.degraded) {
+    notices.push(result.degraded);
+    mode = "text";
+  }
+  const hits = result.hits.slice(offset, end);
+  const results = hits.map((h) => compactEvent(h.event, site, h.score));
+  const kept = fitPage(results);
+  const more = kept < results.length || (result.hits.length > end && end < RANKED_WINDOW);
+  if (result.hits.length > end && end === RANKED_WINDOW) {
+    notices.push(
+      `Only the best ${RANKED_WINDOW} matches can be paged through: add filters (city, when, ` +
+        "topic, ...) to reach others.",
+    );
+  }
+  const total = mode === "text"
+    ? await countEvents(deps.db.sql, { ...o.filters, q: o.query }, TOTAL_CAP)
+    : null;
+  return {
+    mode,
+    query: o.query,
+    total: total?.count ?? null,
+    total_capped: total?.capped ?? false,
+    results: results.slice(0, kept),
+    next_cursor: more ? encodePageCursor({ kind: "ranked", offset: offset + kept }) : null,
+    notices,
+  };
+}
+
+function wrongCursor(): ToolCallError {
+  return new ToolCallError(
+    "cursor belongs to another search: repeat the previous call's query unchanged with it, or " +
+      "leave cursor out to start again",
+  );
+}
