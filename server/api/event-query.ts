@@ -37,9 +37,6 @@ const instant = (field: string, endOfDay: boolean) =>
     return z.NEVER;
   });
 
-/** Whether PostgreSQL's `real` holds the value without overflow or underflow, as ranks do. */
-const isRealRank = (abs: number) => abs === 0 || (abs > 1e-30 && abs < 1e30);
-
 const cursor = z.string().optional().transform((v, ctx): ListCursor | undefined => {
   if (v === undefined) return undefined;
   try {
@@ -47,11 +44,11 @@ const cursor = z.string().optional().transform((v, ctx): ListCursor | undefined 
     // A forged cursor must not reach SQL: its values go into ::timestamptz, ::uuid and ::real.
     if (
       typeof decoded.starts_at === "string" && typeof decoded.id === "string" &&
-      (decoded.rank === undefined ||
-        (typeof decoded.rank === "number" && isRealRank(Math.abs(decoded.rank)))) &&
+      (decoded.tier === undefined ||
+        (Number.isInteger(decoded.tier) && decoded.tier >= 0 && decoded.tier < 100)) &&
       parseDateTime(decoded.starts_at).kind === "instant" && isUuid(decoded.id)
     ) {
-      return { starts_at: decoded.starts_at, id: decoded.id, rank: decoded.rank };
+      return { starts_at: decoded.starts_at, id: decoded.id, tier: decoded.tier };
     }
   } catch {
     // Reported below.

@@ -33,7 +33,7 @@ export const keyRef = {
 
 /** Query parameters of GET /api/v1/events; the search endpoint takes the filters among them. */
 export const listParams = [
-  ["q", "Full-text query (web search syntax: quotes, or, -word)."],
+  ["q", "Words to look for: events matching every word first, then most of the words."],
   ["city", "City, case-insensitive."],
   ["country", "Country, case-insensitive."],
   ["from", "Events not ended before this date or date-time; past events are listed too."],

@@ -60,7 +60,8 @@ export function buildOpenApiDocument(extraPaths: Record<string, unknown> = {}) {
           },
         },
         get: {
-          summary: "List upcoming events, soonest first (best match first with q)",
+          summary:
+            "List upcoming events, soonest first (with q: every word first, then most words)",
           parameters: listParams,
           responses: {
             200: json({

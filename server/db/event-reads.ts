@@ -3,6 +3,8 @@ import type { Fragment, Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { type Attendance, attendanceCondition } from "./attendance.ts";
 import { nearCondition, type NearFilter } from "./near-condition.ts";
+import { plannedWithValues } from "./planned-with-values.ts";
+import { textQueryOf } from "./text-query.ts";
 
 /** Filters of the list and search endpoints, already validated. */
 export interface EventFilters {
@@ -25,7 +27,8 @@ export interface EventFilters {
 
 /** Position after the last row of a page: the sort key of that row. */
 export interface ListCursor {
-  rank?: number;
+  /** With `q`: the text-match tier of the row (0: every word). */
+  tier?: number;
   starts_at: string;
   id: string;
 }
@@ -54,9 +57,8 @@ type EventRow = Omit<StoredEvent, "starts_at" | "ends_at" | "created_at" | "upda
 
 /** Turns a selected row into the API's Event shape. */
 export function toStoredEvent(row: EventRow): StoredEvent {
-  const { rank: _rank, ...rest } = row as EventRow & { rank?: number };
   return {
-    ...rest,
+    ...row,
     starts_at: row.starts_at.toISOString(),
     ends_at: row.ends_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
@@ -89,7 +91,9 @@ export function filterConditions(sql: Sql, f: EventFilters): Fragment {
   ];
   if (f.to !== undefined) parts.push(sql`e.starts_at <= ${f.to}`);
   if (f.q !== undefined) {
-    parts.push(sql`e.search_vector @@ websearch_to_tsquery('english', ${f.q})`);
+    // Events in any tier of the query (server/db/text-query.ts). Computed once per statement:
+    // a generic plan would otherwise evaluate the function for every row it reads.
+    parts.push(sql`e.search_vector @@ (SELECT event_text_match(${f.q}))`);
   }
   if (f.city !== undefined) parts.push(sql`lower(e.city) = lower(${f.city})`);
   if (f.country !== undefined) parts.push(sql`lower(e.country) = lower(${f.country})`);
@@ -106,7 +110,8 @@ export function filterConditions(sql: Sql, f: EventFilters): Fragment {
 }
 
 /**
- * A page of events. Without `q`: soonest first. With `q`: best text match first, then soonest.
+ * A page of events, soonest first. With `q`: events matching every word of it first, then those
+ * matching most of its words (server/db/text-query.ts), soonest first within each tier.
  * Keyset pagination: the cursor is the sort key of the previous page's last row.
  */
 export async function listEvents(
@@ -114,48 +119,61 @@ export async function listEvents(
   filters: EventFilters,
   page: { limit: number; after?: ListCursor },
 ): Promise<{ events: StoredEvent[]; next: ListCursor | null }> {
-  const after = page.after;
-  const ranked = filters.q !== undefined;
-  const rank = ranked
-    ? sql`ts_rank_cd(e.search_vector, websearch_to_tsquery('english', ${filters.q!}))`
-    : sql`NULL::real`;
-  let afterCondition = sql``;
-  if (after && ranked && after.rank !== undefined) {
-    afterCondition = sql`AND (rank < ${after.rank}::real OR (rank = ${after.rank}::real
-      AND (starts_at, id) > (${after.starts_at}::timestamptz, ${after.id}::uuid)))`;
-  } else if (after) {
-    afterCondition =
-      sql`AND (starts_at, id) > (${after.starts_at}::timestamptz, ${after.id}::uuid)`;
+  const { q, ...rest } = filters;
+  const text = q === undefined ? null : await textQueryOf(sql, q);
+  if (q !== undefined && text === null) return { events: [], next: null };
+  const tiers = text?.tiers ?? [null];
+  const shown: { row: EventRow; tier: number }[] = [];
+  let more = false;
+  for (let tier = Math.min(page.after?.tier ?? 0, tiers.length); tier < tiers.length; tier++) {
+    // Once the page is full, one more row (from this tier or a later one) says there is more.
+    const wanted = page.limit - shown.length;
+    const rows = await listTier(sql, rest, {
+      match: tiers[tier],
+      limit: wanted + 1,
+      after: tier === (page.after?.tier ?? 0) ? page.after : undefined,
+    });
+    shown.push(...rows.slice(0, wanted).map((row) => ({ row, tier })));
+    if (rows.length > wanted) {
+      more = true;
+      break;
+    }
   }
-  // Sort keys first, whole events only for the page: ranking a common word must not build (and
-  // sort) a full event for every match.
-  const rows = await sql<(EventRow & { rank: number | null })[]>`
-    WITH page AS (
-      SELECT * FROM (
-        SELECT e.id, e.starts_at, ${rank} AS rank
-        FROM events e
-        WHERE ${filterConditions(sql, filters)}
-      ) keys
-      WHERE true ${afterCondition}
-      ORDER BY ${ranked ? sql`rank DESC,` : sql``} starts_at, id
-      LIMIT ${page.limit + 1}
-    )
-    SELECT ${eventColumns(sql)}, p.rank
-    FROM page p
-    JOIN events e ON e.id = p.id
-    JOIN api_keys k ON k.id = e.last_key_id
-    ORDER BY ${ranked ? sql`p.rank DESC,` : sql``} e.starts_at, e.id`;
-  const more = rows.length > page.limit;
-  const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
   return {
-    events: shown.map(toStoredEvent),
+    events: shown.map(({ row }) => toStoredEvent(row)),
     next: more && last
       ? {
-        ...(ranked ? { rank: last.rank ?? 0 } : {}),
-        starts_at: last.starts_at.toISOString(),
-        id: last.id,
+        ...(text ? { tier: last.tier } : {}),
+        starts_at: last.row.starts_at.toISOString(),
+        id: last.row.id,
       }
       : null,
   };
+}
+
+/** Events of one text-match tier (or all events) after the cursor, soonest first. */
+async function listTier(
+  sql: Sql,
+  filters: Omit<EventFilters, "q">,
+  o: { match: string | null; limit: number; after?: ListCursor },
+): Promise<EventRow[]> {
+  const after = o.after
+    ? sql`AND (e.starts_at, e.id) > (${o.after.starts_at}::timestamptz, ${o.after.id}::uuid)`
+    : sql``;
+  const match = o.match === null ? sql`` : sql`AND e.search_vector @@ ${o.match}::tsquery`;
+  // Sort keys first, whole events only for the page.
+  const query = sql<EventRow[]>`
+    WITH page AS (
+      SELECT e.id FROM events e
+      WHERE ${filterConditions(sql, filters)} ${match} ${after}
+      ORDER BY e.starts_at, e.id
+      LIMIT ${o.limit}
+    )
+    SELECT ${eventColumns(sql)}
+    FROM page p
+    JOIN events e ON e.id = p.id
+    JOIN api_keys k ON k.id = e.last_key_id
+    ORDER BY e.starts_at, e.id`;
+  return await (o.match === null ? query : plannedWithValues(query));
 }

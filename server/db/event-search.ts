@@ -5,6 +5,8 @@
 import type { Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { eventColumns, type EventFilters, filterConditions, toStoredEvent } from "./event-reads.ts";
+import { plannedWithValues } from "./planned-with-values.ts";
+import { textQueryOf } from "./text-query.ts";
 
 /** An event with the score of one ranking. */
 export interface RankedEvent {
@@ -16,16 +18,18 @@ export interface RankedEvent {
 type Row = any;
 
 /**
- * Upper bound on the matches a text ranking scores. Scoring reads every match's tsvector, so a
- * query matching a fifth of 100,000 events would cost hundreds of milliseconds; instead the
- * soonest matches (found in start order through the index) are scored. A query with fewer
- * matches than this is ranked exactly.
+ * Upper bound on the matches of one tier that a text ranking scores. Scoring reads every match's
+ * tsvector, so a query matching a fifth of 100,000 events would cost hundreds of milliseconds;
+ * instead the soonest matches (found in start order through the index) are scored. A tier with
+ * fewer matches than this is ranked exactly.
  */
 export const TEXT_RANK_CANDIDATES = 100;
 
 /**
- * Events matching `query` as full text, best first (ts_rank_cd), within the filters; among
- * many matches, the best of the soonest TEXT_RANK_CANDIDATES (at least twice `limit`).
+ * Events matching `query` as full text within the filters: those matching every word first, then
+ * those matching most of the words (server/db/text-query.ts); within a tier, best first
+ * (ts_rank_cd) among its soonest TEXT_RANK_CANDIDATES (at least twice `limit`). The score's whole
+ * part counts the tiers below the event's, its fraction is the text rank (0-1).
  */
 export async function rankByText(
   sql: Sql,
@@ -33,25 +37,46 @@ export async function rankByText(
   filters: Omit<EventFilters, "q">,
   limit: number,
 ): Promise<RankedEvent[]> {
-  const candidates = Math.max(TEXT_RANK_CANDIDATES, limit * 2);
+  const text = await textQueryOf(sql, query);
+  if (text === null) return [];
+  const hits: RankedEvent[] = [];
+  for (let tier = 0; tier < text.tiers.length && hits.length < limit; tier++) {
+    const rows = await rankTier(sql, {
+      match: text.tiers[tier],
+      rank: text.rank,
+      filters,
+      limit: limit - hits.length,
+    });
+    const below = text.tiers.length - 1 - tier;
+    hits.push(...rows.map((row) => toRanked({ ...row, score: below + Number(row.score) })));
+  }
+  return hits;
+}
+
+async function rankTier(
+  sql: Sql,
+  o: { match: string; rank: string; filters: Omit<EventFilters, "q">; limit: number },
+): Promise<Row[]> {
+  const candidates = Math.max(TEXT_RANK_CANDIDATES, o.limit * 2);
   // Score only the candidates, and build the full event only for the page returned.
-  const rows = await sql<Row[]>`
+  return await plannedWithValues(sql<Row[]>`
     WITH candidate AS MATERIALIZED (
-      SELECT e.id, e.starts_at,
-             ts_rank_cd(e.search_vector, websearch_to_tsquery('english', ${query})) AS score
-      FROM events e
-      WHERE ${filterConditions(sql, { ...filters, q: query })}
+      SELECT e.id FROM events e
+      WHERE ${filterConditions(sql, o.filters)} AND e.search_vector @@ ${o.match}::tsquery
       ORDER BY e.starts_at, e.id
       LIMIT ${candidates}
-    ), best AS (
-      SELECT id, score FROM candidate ORDER BY score DESC, starts_at, id LIMIT ${limit}
+    ), best AS MATERIALIZED (
+      -- Normalisation 32 maps the rank into 0-1, below the next tier's whole number.
+      SELECT e.id, ts_rank_cd(e.search_vector, ${o.rank}::tsquery, 32) AS score
+      FROM candidate c JOIN events e ON e.id = c.id
+      ORDER BY score DESC, e.starts_at, e.id
+      LIMIT ${o.limit}
     )
     SELECT ${eventColumns(sql)}, b.score
     FROM best b
     JOIN events e ON e.id = b.id
     JOIN api_keys k ON k.id = e.last_key_id
-    ORDER BY b.score DESC, e.starts_at, e.id`;
-  return rows.map(toRanked);
+    ORDER BY b.score DESC, e.starts_at, e.id`);
 }
 
 /** What the vector ranking needs to know about the store. */

@@ -171,7 +171,7 @@ for (const kind of testBackends()) {
         },
       );
 
-      await t.step("a title match ranks above a description-only match", async () => {
+      await t.step("q lists soonest first; text search ranks a title match higher", async () => {
         const inDescription = freshEvent({
           title: "Evening talks",
           description: "Tonight: zeppelins and their engineering",
@@ -183,8 +183,13 @@ for (const kind of testBackends()) {
         });
         await b.accept([inDescription, inTitle]);
         assert.deepEqual(ids((await list("q=zeppelin")).data), [
-          inTitle.external_id,
           inDescription.external_id,
+          inTitle.external_id,
+        ]);
+        const ranked = await get(server.url, "/api/v1/search?q=zeppelin&mode=text");
+        assert.deepEqual(ranked.body.data.map((hit: { event: unknown }) => hit.event), [
+          ...(await list("external_id=" + inTitle.external_id + "&from=2000-01-01")).data,
+          ...(await list("external_id=" + inDescription.external_id + "&from=2000-01-01")).data,
         ]);
       });
 
