@@ -9,6 +9,7 @@ import type { Context } from "hono";
 import {
   createMcpHandler,
   localhostAllowedOrigins,
+  readRequestBody,
   validateOriginHeader,
 } from "@modelcontextprotocol/server";
 import type { AppDeps, AppEnv } from "../app-env.ts";
@@ -17,6 +18,11 @@ import type { Site } from "./event-views.ts";
 
 /** Tool arguments are small: a request body past this is refused before it is parsed. */
 const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * 2025-03 clients may send JSON-RPC batches. The rate limit counts HTTP requests, so a batch of a
+ * hundred searches must not cost the same as one.
+ */
+const MAX_BATCH = 10;
 
 /** The /mcp handler for the Hono app. */
 export function mcpEndpoint(deps: AppDeps): (c: Context<AppEnv>) => Promise<Response> {
@@ -27,7 +33,8 @@ export function mcpEndpoint(deps: AppDeps): (c: Context<AppEnv>) => Promise<Resp
       legacy: "stateless",
       maxRequestBodySize: MAX_BODY_BYTES,
       onerror: (err) => {
-        // Rejected requests (malformed JSON-RPC and the like) land here too: one short line.
+        // Rejected requests (malformed JSON-RPC and the like) land here: a request log line.
+        if (!deps.config.logRequests) return;
         console.error(JSON.stringify({
           time: new Date().toISOString(),
           level: "warn",
@@ -38,21 +45,38 @@ export function mcpEndpoint(deps: AppDeps): (c: Context<AppEnv>) => Promise<Resp
   );
   return async function mcp(c) {
     const origin = validateOriginHeader(c.req.header("Origin"), allowedOrigins);
-    if (!origin.ok) return originRefused(origin.message);
+    if (!origin.ok) {
+      return refused(
+        403,
+        `${origin.message}. Browser pages may use this MCP server only from the origins its ` +
+          "operator allows (MCP_ALLOWED_ORIGINS); other clients send no Origin header.",
+      );
+    }
+    if (c.req.method === "POST" && await batchSize(c.req.raw) > MAX_BATCH) {
+      return refused(
+        400,
+        `A JSON-RPC batch may hold at most ${MAX_BATCH} messages: send the rest separately.`,
+      );
+    }
     return await handler.fetch(c.req.raw);
   };
 }
 
-function originRefused(reason: string): Response {
-  return Response.json({
-    jsonrpc: "2.0",
-    id: null,
-    error: {
-      code: -32000,
-      message: `${reason}. Browser pages may use this MCP server only from the origins its ` +
-        "operator allows (MCP_ALLOWED_ORIGINS); other clients send no Origin header.",
-    },
-  }, { status: 403 });
+/** How many messages the body holds; 1 for anything the SDK itself should judge. */
+async function batchSize(request: Request): Promise<number> {
+  // A clone, read within the size limit, leaves the original body to the SDK.
+  const body = await readRequestBody(request.clone(), MAX_BODY_BYTES).catch(() => null);
+  if (!body || body.tooLarge || !body.text.trimStart().startsWith("[")) return 1;
+  try {
+    const parsed = JSON.parse(body.text);
+    return Array.isArray(parsed) ? parsed.length : 1;
+  } catch {
+    return 1;
+  }
+}
+
+function refused(status: 400 | 403, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }, { status });
 }
 
 /** Where event pages live: this request's origin, or the proxy's when behind a trusted one. */
