@@ -1,6 +1,5 @@
 /** The HTTP application: routes, their middleware, and the one error handler. */
 import { Hono } from "hono";
-import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./app-env.ts";
 import { AppError, errorResponse } from "./errors.ts";
 import { requestLog } from "./middleware/request-log.ts";
@@ -22,16 +21,7 @@ import {
 import { aiSearchOpenApiPaths } from "./api/ai-search-openapi.ts";
 import { createSite } from "./web/site.tsx";
 import { mcpEndpoint } from "./mcp/endpoint.ts";
-
-/** The client's address: the socket peer, or the first X-Forwarded-For hop behind a proxy. */
-function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
-  return info?.remoteAddr?.hostname ?? "unknown";
-}
+import { clientAddress } from "./client-address.ts";
 
 /** Builds the application around its dependencies. */
 export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
@@ -75,7 +65,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.post("/api/v1/admin/keys/:ref/untrust", untrustKeyHandler);
 
   // The public site, dashboard and review queue (server/web/).
-  app.route("/", await createSite());
+  app.route("/", await createSite(deps));
 
   app.notFound(() => {
     throw new AppError("not_found", "No such endpoint; see /api/v1/openapi.json.");

@@ -87,6 +87,20 @@ const ConfigSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional().transform((v) =>
     (v ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
   ),
+  OPERATOR_EMAILS: z.string().optional().transform((v, ctx) => {
+    const emails = (v ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
+    for (const email of emails) {
+      if (!z.email().safeParse(email).success) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            `OPERATOR_EMAILS must be email addresses separated by commas; "${email}" is not one`,
+        });
+        return z.NEVER;
+      }
+    }
+    return emails;
+  }),
   EMBEDDINGS_WORKER: z.enum(["in-process", "external", ""], {
     error: () => "EMBEDDINGS_WORKER must be in-process or external",
   }).optional(),
@@ -110,6 +124,8 @@ export interface Config {
   embeddingWorker?: "in-process" | "external";
   /** Hostnames whose browser pages may call /mcp, besides localhost (DNS rebinding guard). */
   mcpAllowedOrigins?: string[];
+  /** Lower-cased addresses of the site accounts that may act as operators (review queue). */
+  operatorEmails?: string[];
 }
 
 /** Thrown when a setting is wrong; its message names the variable and how to fix it. */
@@ -146,5 +162,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     embeddingWorker: v.EMBEDDINGS_WORKER || "in-process",
     mcpAllowedOrigins: v.MCP_ALLOWED_ORIGINS,
+    operatorEmails: v.OPERATOR_EMAILS,
   };
 }

@@ -3,19 +3,33 @@
  * pages on the API's own functions. Mounted into the application by createApp.
  */
 import { Hono } from "hono";
-import { every } from "hono/combine";
 import type { Context, MiddlewareHandler } from "hono";
+import { every } from "hono/combine";
 import { HTTPException } from "hono/http-exception";
+import type { AppDeps } from "../app-env.ts";
 import { AppError, errorResponse } from "../errors.ts";
+import { sameOriginForms } from "../accounts/csrf.ts";
 import { loadStaticAssets } from "./static-assets.ts";
 import { siteSecurityHeaders } from "./security-headers.ts";
 import type { SiteEnv } from "./site-context.ts";
 import { pageContext } from "./site-context.ts";
+import { loadViewer } from "./viewer.ts";
 import { renderDocument } from "./components/layout.tsx";
 import { MessagePage } from "./pages/message-page.tsx";
 import { homeRoute } from "./routes/home-route.tsx";
 import { eventIcsRoute, eventRoute } from "./routes/event-route.tsx";
 import { atomFeedRoute, icsFeedRoute } from "./routes/feed-routes.ts";
+import {
+  accountFormRoute,
+  signInRoute,
+  signOutRoute,
+  signUpRoute,
+} from "./routes/account-routes.tsx";
+import {
+  confirmOperatorRoute,
+  dashboardRoute,
+  SignInRequired,
+} from "./routes/dashboard-routes.tsx";
 
 const PAGE_TITLES: Record<number, string> = {
   400: "That request was not understood",
@@ -39,13 +53,14 @@ function errorPage(c: Context, status: number, message: string): Response {
 }
 
 function onSiteError(err: Error, c: Context): Response {
+  if (err instanceof SignInRequired) return c.redirect("/sign-in", 303);
   if (err instanceof HTTPException) {
     // Hono's csrf middleware refuses with 403.
     if (!isPage(c)) return err.getResponse();
     return errorPage(
       c,
       err.status,
-      "The form came from another site or expired. Reload the page and try again.",
+      "This form did not come from this site. Reload the page and send it again.",
     );
   }
   if (!isPage(c)) return errorResponse(c, err);
@@ -60,18 +75,20 @@ function onSiteError(err: Error, c: Context): Response {
 }
 
 /** The site as a Hono app whose routes the application mounts at `/`. */
-export async function createSite(): Promise<Hono<SiteEnv>> {
+export async function createSite(deps: AppDeps): Promise<Hono<SiteEnv>> {
   const assets = await loadStaticAssets();
   const site = new Hono<SiteEnv>();
-  const security = siteSecurityHeaders();
-  // Routes list their middleware themselves: a `use("*")` here would also run for the API
-  // once the site is mounted at the root.
   const siteContext: MiddlewareHandler<SiteEnv> = async (c, next) => {
     c.set("assets", assets);
-    c.set("viewer", null);
+    c.set("viewer", await loadViewer(c, deps));
     await next();
   };
-  const page = every(security, siteContext);
+  // Routes list their middleware themselves: a `use("*")` here would also run for the API
+  // once the site is mounted at the root.
+  const page = every(siteSecurityHeaders(), siteContext);
+  // A separate handler, not inside `every`: its refusal must reach the error page with the page
+  // context set and the security headers added.
+  const sameOrigin = sameOriginForms();
 
   site.get("/static/:name", (c) => assets.serve(c));
   site.get("/", page, homeRoute);
@@ -79,6 +96,15 @@ export async function createSite(): Promise<Hono<SiteEnv>> {
   site.get("/events.atom", page, atomFeedRoute);
   site.get("/events/:id", page, eventRoute);
   site.get("/events/:id/calendar.ics", page, eventIcsRoute);
+
+  site.get("/sign-up", page, accountFormRoute("sign-up"));
+  site.post("/sign-up", page, sameOrigin, signUpRoute);
+  site.get("/sign-in", page, accountFormRoute("sign-in"));
+  site.post("/sign-in", page, sameOrigin, signInRoute);
+  site.post("/sign-out", page, sameOrigin, signOutRoute);
+
+  site.get("/dashboard", page, dashboardRoute);
+  site.post("/dashboard/operator", page, sameOrigin, confirmOperatorRoute);
   site.onError(onSiteError);
   return site;
 }

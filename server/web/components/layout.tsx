@@ -24,6 +24,8 @@ const Navigation: FC<{ page: PageContext }> = ({ page }) => {
     return (
       <nav class="site-nav" aria-label="Main">
         <a href="/">Events</a>
+        <a href="/sign-in">Sign in</a>
+        <a href="/sign-up">Sign up</a>
       </nav>
     );
   }

@@ -1,0 +1,57 @@
+/**
+ * CSRF protection of every form: Hono's `csrf` middleware (the request must come from our own
+ * origin, by Origin or Sec-Fetch-Site) and a token in the form that must match the session's (or,
+ * before sign-in, the visitor's CSRF cookie).
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { csrf } from "hono/csrf";
+import { timingSafeEqual } from "node:crypto";
+import { Buffer } from "node:buffer";
+import { AppError } from "../errors.ts";
+import { siteOrigin } from "../web/site-context.ts";
+import type { Viewer } from "../web/page-context.ts";
+import { randomToken, readCookie, writeCookie } from "./cookies.ts";
+
+/** Refuses form posts from other origins (403). */
+export function sameOriginForms(): MiddlewareHandler {
+  return csrf({
+    origin: (origin, c) => origin === siteOrigin(c),
+    secFetchSite: (value) => value === "same-origin",
+  });
+}
+
+/** The token to put in a form: the session's, or the anonymous visitor's (set when missing). */
+export function formToken(c: Context, viewer: Viewer | null): string {
+  if (viewer) return viewer.csrfToken;
+  const existing = readCookie(c, "csrf");
+  if (existing && existing.length === 43) return existing;
+  const token = randomToken();
+  writeCookie(c, "csrf", token);
+  return token;
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The posted form's fields, once the token in it matched. */
+export async function checkedForm(
+  c: Context,
+  viewer: Viewer | null,
+): Promise<Record<string, string>> {
+  const body = await c.req.parseBody();
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value === "string") fields[name] = value;
+  }
+  const expected = viewer ? viewer.csrfToken : readCookie(c, "csrf");
+  if (!expected || !fields.csrf || !sameToken(fields.csrf, expected)) {
+    throw new AppError(
+      "forbidden",
+      "This form has expired or did not come from this site. Reload the page and send it again.",
+    );
+  }
+  return fields;
+}

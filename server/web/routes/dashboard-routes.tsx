@@ -1,0 +1,57 @@
+/** The contributor's dashboard: `/dashboard` and what its forms post to. */
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env.ts";
+import { checkedForm } from "../../accounts/csrf.ts";
+import { confirmOperator } from "../../db/accounts.ts";
+import { apiKeyDigest, digestsEqual } from "../../auth/api-key-digest.ts";
+import { AppError } from "../../errors.ts";
+import { renderDocument } from "../components/layout.tsx";
+import { DashboardPage } from "../pages/dashboard-page.tsx";
+import type { Viewer } from "../page-context.ts";
+import { pageContext } from "../site-context.ts";
+
+/** The signed-in viewer; anyone else is sent to sign in (thrown, so handlers stay linear). */
+export function requireViewer(c: Context<AppEnv>): Viewer {
+  const viewer = pageContext(c).viewer;
+  if (!viewer) throw new SignInRequired();
+  return viewer;
+}
+
+/** Thrown by requireViewer; the site's error handler answers with a redirect to /sign-in. */
+export class SignInRequired extends Error {
+  override name = "SignInRequired";
+}
+
+const NOTICES: Record<string, string> = {
+  welcome: "Welcome! Your account is ready. Generate a key to start pushing events.",
+  operator: "Operator access confirmed: the review queue is open to you.",
+};
+
+/** GET /dashboard */
+export function dashboardRoute(c: Context<AppEnv>): Response {
+  const viewer = requireViewer(c);
+  const notices = Object.keys(NOTICES).filter((name) => c.req.query(name) !== undefined)
+    .map((name) => NOTICES[name]);
+  c.header("Cache-Control", "no-store");
+  return c.html(renderDocument(
+    <DashboardPage page={pageContext(c)} viewer={viewer} notices={notices} />,
+  ));
+}
+
+/** POST /dashboard/operator: an operator address proves it holds the operator key. */
+export async function confirmOperatorRoute(c: Context<AppEnv>): Promise<Response> {
+  const viewer = requireViewer(c);
+  const fields = await checkedForm(c, viewer);
+  const { config, db } = c.get("deps");
+  const given = fields.operator_key?.trim() ?? "";
+  const proven = viewer.operatorAddress && config.adminApiKey !== undefined && given !== "" &&
+    digestsEqual(await apiKeyDigest(given), await apiKeyDigest(config.adminApiKey));
+  if (!proven) {
+    throw new AppError(
+      "forbidden",
+      "That is not the operator key of this server (ADMIN_API_KEY), or your address is not in OPERATOR_EMAILS.",
+    );
+  }
+  await confirmOperator(db.sql, viewer.accountId);
+  return c.redirect("/dashboard?operator=1", 303);
+}
