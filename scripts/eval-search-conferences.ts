@@ -1,0 +1,63 @@
+/**
+ * Questions about the real conferences of tests/fixtures/conference-data/ for
+ * scripts/eval-search.ts, each judged against a topic file's labels: every conference of that
+ * topic is a right answer. A "literal" query names the topic; a "paraphrased" one describes it
+ * without any of its words, so only meaning can connect them.
+ */
+import type { QueryKind } from "./eval-search-data.ts";
+
+/** [query, kind, topic file] */
+export const CONFERENCE_QUERIES: [string, QueryKind, string][] = [
+  ["data", "literal", "data"],
+  ["devops", "literal", "devops"],
+  ["javascript", "literal", "javascript"],
+  ["security", "literal", "security"],
+  ["open source", "literal", "opensource"],
+  ["networking", "literal", "networking"],
+  ["java", "literal", "java"],
+  ["php", "literal", "php"],
+  ["ux", "literal", "ux"],
+  ["product", "literal", "product"],
+  ["testing", "literal", "testing"],
+  ["api", "literal", "api"],
+  ["leadership", "literal", "leadership"],
+  [".NET", "literal", "dotnet"],
+  ["python", "literal", "python"],
+  ["typescript", "literal", "typescript"],
+  ["sre", "literal", "sre"],
+  ["performance", "literal", "performance"],
+  ["rust", "literal", "rust"],
+  ["android", "literal", "android"],
+  ["ios", "literal", "ios"],
+  ["accessibility", "literal", "accessibility"],
+  ["kotlin", "literal", "kotlin"],
+  ["css", "literal", "css"],
+  ["iot", "literal", "iot"],
+  ["graphql", "literal", "graphql"],
+  ["analytics, databases and machine intelligence", "paraphrased", "data"],
+  ["continuous delivery and infrastructure automation", "paraphrased", "devops"],
+  ["web frameworks like React, Vue and Node", "paraphrased", "javascript"],
+  ["hackers, vulnerabilities and cyber defence", "paraphrased", "security"],
+  ["free software communities and their maintainers", "paraphrased", "opensource"],
+  ["meeting peers and making professional contacts", "paraphrased", "networking"],
+  ["the JVM and the Spring ecosystem", "paraphrased", "java"],
+  ["Laravel, Symfony and WordPress backends", "paraphrased", "php"],
+  ["user research and interface design", "paraphrased", "ux"],
+  ["roadmaps, discovery and agile ownership of what gets built", "paraphrased", "product"],
+  ["quality assurance and finding bugs before release", "paraphrased", "testing"],
+  ["designing web service interfaces and REST endpoints", "paraphrased", "api"],
+  ["managing engineering teams and growing as a CTO", "paraphrased", "leadership"],
+  ["C# and Microsoft's developer platform", "paraphrased", "dotnet"],
+  ["Django, pandas and PyData", "paraphrased", "python"],
+  ["statically typed JavaScript", "paraphrased", "typescript"],
+  ["site reliability, on-call and incident response", "paraphrased", "sre"],
+  ["making websites load faster and scale", "paraphrased", "performance"],
+  ["memory-safe systems programming with cargo", "paraphrased", "rust"],
+  ["Google's mobile operating system and its apps", "paraphrased", "android"],
+  ["building iPhone apps with Swift", "paraphrased", "ios"],
+  ["inclusive design and assistive technology", "paraphrased", "accessibility"],
+  ["JetBrains' language for multiplatform apps", "paraphrased", "kotlin"],
+  ["styling web pages: layouts, colours and design tokens", "paraphrased", "css"],
+  ["connected devices, sensors and embedded hardware", "paraphrased", "iot"],
+  ["query languages for web services with schemas and resolvers", "paraphrased", "graphql"],
+];
