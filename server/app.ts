@@ -19,6 +19,7 @@ import {
   untrustKeyHandler,
 } from "./api/admin-key-review.ts";
 import { aiSearchOpenApiPaths } from "./api/ai-search-openapi.ts";
+import { backupHandler, backupOpenApiPaths } from "./api/admin-backup.ts";
 import { createSite } from "./web/site.tsx";
 import { mcpEndpoint } from "./mcp/endpoint.ts";
 import { clientAddress } from "./client-address.ts";
@@ -46,7 +47,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   });
 
   app.get("/healthz", healthzHandler);
-  const openApi = buildOpenApiDocument(aiSearchOpenApiPaths);
+  const openApi = buildOpenApiDocument({ ...aiSearchOpenApiPaths, ...backupOpenApiPaths });
   app.get("/api/v1/openapi.json", (c) => c.json(openApi));
 
   app.post("/api/v1/events", keyAuth, keyLimit, requireScope("events:write"), postEvents);
@@ -63,6 +64,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.patch("/api/v1/admin/keys/:ref", patchKeyHandler);
   app.post("/api/v1/admin/keys/:ref/trust", trustKeyHandler);
   app.post("/api/v1/admin/keys/:ref/untrust", untrustKeyHandler);
+  app.get("/api/v1/admin/backup", backupHandler);
 
   // The public site, dashboard and review queue (server/web/).
   app.route("/", await createSite(deps));
