@@ -12,6 +12,8 @@ import { textQueryOf } from "./text-query.ts";
 export interface RankedEvent {
   event: StoredEvent;
   score: number;
+  /** Text ranking only: 0 when the event matches every word, higher for fewer. */
+  tier?: number;
 }
 
 // deno-lint-ignore no-explicit-any
@@ -48,7 +50,10 @@ export async function rankByText(
       limit: limit - hits.length,
     });
     const below = text.tiers.length - 1 - tier;
-    hits.push(...rows.map((row) => toRanked({ ...row, score: below + Number(row.score) })));
+    hits.push(...rows.map((row) => ({
+      ...toRanked({ ...row, score: below + Number(row.score) }),
+      tier,
+    })));
   }
   return hits;
 }

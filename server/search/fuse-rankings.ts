@@ -8,7 +8,8 @@ export interface Ranking<T> {
   name: string;
   /** Best first. */
   items: T[];
-  weight?: number;
+  /** How much the ranking (or one of its items) counts; default 1. */
+  weight?: number | ((item: T) => number);
 }
 
 export interface FusedItem<T> {
@@ -41,7 +42,10 @@ export function fuseRankings<T>(
         fused.set(key, entry);
       }
       entry.ranks[ranking.name] = index + 1;
-      entry.score += (ranking.weight ?? 1) / (k + index + 1);
+      const weight = typeof ranking.weight === "function"
+        ? ranking.weight(item)
+        : ranking.weight ?? 1;
+      entry.score += weight / (k + index + 1);
     });
   }
   // Array.prototype.sort is stable: equal scores keep the order of first appearance.

@@ -28,8 +28,20 @@ export interface SearchResult {
   degraded?: string;
 }
 
-/** How many candidates each ranking contributes to a hybrid search. */
-const HYBRID_CANDIDATES = 100;
+/**
+ * Candidates each ranking contributes to a hybrid search, as a multiple of the page: fusion only
+ * reorders the best of each, and smaller pools keep both rankings cheap (the vector index's
+ * search width follows its pool).
+ */
+const HYBRID_POOL_PER_RESULT = 2;
+const HYBRID_MIN_POOL = 40;
+
+/**
+ * An event matching every word of the query counts this much more in hybrid fusion than one
+ * matching some of them: a literal match is strong evidence, and without the boost a topic with
+ * few events (all found by text) loses places to merely similar events.
+ */
+const EVERY_WORD_WEIGHT = 2;
 
 /** Runs a search. Semantic search without a usable vector store is a 503 that says why. */
 export async function searchEvents(
@@ -38,28 +50,38 @@ export async function searchEvents(
   request: SearchRequest,
 ): Promise<SearchResult> {
   const { q, filters, limit } = request;
-  if (request.mode === "text") return { hits: await rankByText(sql, q, filters, limit) };
+  if (request.mode === "text") {
+    return { hits: (await rankByText(sql, q, filters, limit)).map(({ tier: _, ...hit }) => hit) };
+  }
   if (request.mode === "semantic") {
     const vectorQuery = await vectorQueryOrThrow(ai, q);
     return { hits: await rankByVector(sql, vectorQuery, filters, limit) };
   }
-  const pool = Math.max(HYBRID_CANDIDATES, limit);
-  const textHits = await rankByText(sql, q, filters, pool);
-  let vectorHits: RankedEvent[];
-  try {
-    vectorHits = await rankByVector(sql, await vectorQueryOrThrow(ai, q), filters, pool);
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
+  const pool = Math.max(HYBRID_MIN_POOL, limit * HYBRID_POOL_PER_RESULT);
+  // The query is embedded (on the model's thread or by the provider) while text ranks it.
+  const [textHits, vectorQuery] = await Promise.all([
+    rankByText(sql, q, filters, pool),
+    vectorQueryOrThrow(ai, q).catch((err: unknown) => {
+      if (err instanceof AppError) return err;
+      throw err;
+    }),
+  ]);
+  if (vectorQuery instanceof AppError) {
     return {
-      hits: textHits.slice(0, limit).map((h, i) => ({
-        ...h,
+      hits: textHits.slice(0, limit).map(({ tier: _, ...hit }, i) => ({
+        ...hit,
         ranks: { text: i + 1, semantic: null },
       })),
-      degraded: `${err.message} These results are from text search alone.`,
+      degraded: `${vectorQuery.message} These results are from text search alone.`,
     };
   }
+  const vectorHits = await rankByVector(sql, vectorQuery, filters, pool);
   const fused = fuseRankings<RankedEvent>([
-    { name: "text", items: textHits },
+    {
+      name: "text",
+      items: textHits,
+      weight: (hit) => (hit.tier === 0 ? EVERY_WORD_WEIGHT : 1),
+    },
     { name: "semantic", items: vectorHits },
   ], (hit) => hit.event.id);
   return {

@@ -30,3 +30,13 @@ Deno.test("a ranking's weight scales its contribution", () => {
   ], id);
   assert.equal(fused[0].item, "a");
 });
+
+Deno.test("an item's own weight lifts it above items the other ranking places first", () => {
+  // As hybrid search weighs events matching every word: "x" and "y" are such matches.
+  const fused = fuseRankings([
+    { name: "text", items: ["x", "y", "z"], weight: (item) => (item === "z" ? 1 : 2) },
+    { name: "semantic", items: ["p", "q", "r"] },
+  ], id);
+  assert.deepEqual(fused.map((f) => f.item).slice(0, 3), ["x", "y", "p"]);
+  assert.equal(fused[0].score, 2 / (RRF_K + 1));
+});
