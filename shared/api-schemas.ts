@@ -123,4 +123,5 @@ export const ApiKeyView = z.object({
   reviewed_by: z.string().nullable(),
   revoked_at: z.string().nullable(),
   last_used_at: z.string().nullable(),
+  expires_at: z.string().nullable().describe("When the key stops working; null: never."),
 });

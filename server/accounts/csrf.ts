@@ -36,18 +36,28 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The posted form's fields, once the token in it matched. */
-export async function checkedForm(
-  c: Context,
-  viewer: Viewer | null,
-): Promise<Record<string, string>> {
-  const body = await c.req.parseBody();
-  const fields: Record<string, string> = {};
+/** A posted form: one string per field, or several for a field sent more than once. */
+export type FormFields = Record<string, string | string[]>;
+
+/** The field's value when sent once, else undefined. */
+export function field(fields: FormFields, name: string): string | undefined {
+  const value = fields[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The posted form's fields (files dropped), once the token in it matched. */
+export async function checkedForm(c: Context, viewer: Viewer | null): Promise<FormFields> {
+  const body = await c.req.parseBody({ all: true });
+  const fields: FormFields = {};
   for (const [name, value] of Object.entries(body)) {
     if (typeof value === "string") fields[name] = value;
+    else if (Array.isArray(value)) {
+      fields[name] = value.filter((v): v is string => typeof v === "string");
+    }
   }
   const expected = viewer ? viewer.csrfToken : readCookie(c, "csrf");
-  if (!expected || !fields.csrf || !sameToken(fields.csrf, expected)) {
+  const token = field(fields, "csrf");
+  if (!expected || !token || !sameToken(token, expected)) {
     throw new AppError(
       "forbidden",
       "This form has expired or did not come from this site. Reload the page and send it again.",

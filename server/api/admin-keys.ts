@@ -62,7 +62,7 @@ const ListKeysQuery = z.strictObject({
 /** GET /api/v1/admin/keys[?status=] */
 export async function listKeysHandler(c: Context<AppEnv>): Promise<Response> {
   const { status } = parseQuery(ListKeysQuery, c.req.query());
-  const keys = await listApiKeys(c.get("deps").db.sql, status);
+  const keys = await listApiKeys(c.get("deps").db.sql, { status });
   return c.json({ data: keys.map(keyView) });
 }
 

@@ -10,6 +10,8 @@ export interface IssueApiKeyOptions {
   scopes: string[];
   rateLimitPerMinute: number;
   createdBy: string;
+  /** When the key stops working; absent or null: never. */
+  expiresAt?: Date | null;
 }
 
 const UNIQUE_VIOLATION = "23505";

@@ -41,6 +41,13 @@ export async function verifyApiKey(
   if (record.revoked_at) {
     return { ok: false, reason: `The API key ${displayPrefix(key)} has been revoked.` };
   }
+  if (record.expires_at && record.expires_at.getTime() <= Date.now()) {
+    return {
+      ok: false,
+      reason: `The API key ${displayPrefix(key)} expired at ${record.expires_at.toISOString()}: ` +
+        "generate a new key in the dashboard (/dashboard) or ask an operator for one.",
+    };
+  }
   return {
     ok: true,
     principal: {

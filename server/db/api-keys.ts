@@ -23,6 +23,8 @@ export interface ApiKeyRecord {
   reviewed_by: string | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  /** When the key stops working; null: never. */
+  expires_at: Date | null;
 }
 
 export interface NewApiKey {
@@ -33,6 +35,8 @@ export interface NewApiKey {
   digest: Uint8Array;
   prefix: string;
   createdBy: string;
+  /** When the key stops working; absent or null: never. */
+  expiresAt?: Date | null;
 }
 
 function keyColumns(sql: Sql) {
@@ -45,7 +49,7 @@ function keyColumns(sql: Sql) {
       ELSE 'untrusted'
     END AS status,
     k.trusted, k.rate_limit_per_minute, k.created_by, k.created_at, k.first_batch_at,
-    k.reviewed_at, k.reviewed_by, k.revoked_at, k.last_used_at`;
+    k.reviewed_at, k.reviewed_by, k.revoked_at, k.last_used_at, k.expires_at`;
 }
 
 /** Stores a new key (and its contributor, the first time the name is seen). */
@@ -57,9 +61,9 @@ export async function insertApiKey(sql: Sql, key: NewApiKey): Promise<ApiKeyReco
       RETURNING id, name
     ), inserted AS (
       INSERT INTO api_keys (contributor_id, name, digest, prefix, scopes, rate_limit_per_minute,
-                            created_by)
+                            created_by, expires_at)
       SELECT contributor.id, ${key.name}, ${key.digest}, ${key.prefix}, ${key.scopes}::text[],
-             ${key.rateLimitPerMinute}, ${key.createdBy}
+             ${key.rateLimitPerMinute}, ${key.createdBy}, ${key.expiresAt ?? null}
       FROM contributor
       RETURNING *
     )
@@ -100,13 +104,19 @@ export async function findApiKeyByRef(sql: Sql, ref: string): Promise<ApiKeyReco
   return row ?? null;
 }
 
-/** All keys, newest first, optionally only those in one status. */
-export async function listApiKeys(sql: Sql, status?: KeyStatus): Promise<ApiKeyRecord[]> {
+/** All keys, newest first; optionally only those in one status, or of one contributor. */
+export async function listApiKeys(
+  sql: Sql,
+  filter: { status?: KeyStatus; contributorId?: string } = {},
+): Promise<ApiKeyRecord[]> {
+  const status = filter.status ?? null;
+  const contributorId = filter.contributorId ?? null;
   return await sql<ApiKeyRecord[]>`
     SELECT * FROM (
       SELECT ${keyColumns(sql)} FROM api_keys k JOIN contributors c ON c.id = k.contributor_id
+      WHERE ${contributorId}::uuid IS NULL OR k.contributor_id = ${contributorId}::uuid
     ) keys
-    WHERE ${status ?? null}::text IS NULL OR status = ${status ?? null}
+    WHERE ${status}::text IS NULL OR status = ${status}
     ORDER BY created_at DESC, id`;
 }
 

@@ -62,3 +62,18 @@ export function localIso(iso: string, zone: string): string {
   const mm = String(minutes % 60).padStart(2, "0");
   return `${wall}${sign}${hh}:${mm}`;
 }
+
+const instantFormat = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "UTC",
+  timeZoneName: "short",
+});
+
+/** "23 Nov 2026, 00:10 UTC": a moment of the service's own records. */
+export function formatInstant(value: Date | string): string {
+  return instantFormat.format(typeof value === "string" ? new Date(value) : value);
+}

@@ -30,6 +30,15 @@ import {
   dashboardRoute,
   SignInRequired,
 } from "./routes/dashboard-routes.tsx";
+import {
+  createKeyRoute,
+  deleteAllConfirmRoute,
+  deleteAllRoute,
+  deleteEventConfirmRoute,
+  deleteEventRoute,
+  revokeKeyConfirmRoute,
+  revokeKeyRoute,
+} from "./routes/dashboard-actions.tsx";
 
 const PAGE_TITLES: Record<number, string> = {
   400: "That request was not understood",
@@ -105,6 +114,13 @@ export async function createSite(deps: AppDeps): Promise<Hono<SiteEnv>> {
 
   site.get("/dashboard", page, dashboardRoute);
   site.post("/dashboard/operator", page, sameOrigin, confirmOperatorRoute);
+  site.post("/dashboard/keys", page, sameOrigin, createKeyRoute);
+  site.get("/dashboard/keys/:id/revoke", page, revokeKeyConfirmRoute);
+  site.post("/dashboard/keys/:id/revoke", page, sameOrigin, revokeKeyRoute);
+  site.get("/dashboard/events/delete-all", page, deleteAllConfirmRoute);
+  site.post("/dashboard/events/delete-all", page, sameOrigin, deleteAllRoute);
+  site.get("/dashboard/events/:id/delete", page, deleteEventConfirmRoute);
+  site.post("/dashboard/events/:id/delete", page, sameOrigin, deleteEventRoute);
   site.onError(onSiteError);
   return site;
 }

@@ -1,13 +1,166 @@
-/** `/dashboard`: a contributor's account, keys and events. */
+/** `/dashboard`: a contributor's keys, a form for a new one, their events. */
 import type { FC } from "hono/jsx";
+import type { StoredEvent } from "../../../shared/api-schemas.ts";
+import type { KeyWithEvents } from "../../db/contributor-dashboard.ts";
+import { CONTRIBUTOR_SCOPES, KEY_LIFETIMES } from "../../accounts/dashboard-keys.ts";
 import { CsrfField, Layout } from "../components/layout.tsx";
+import { FormProblems } from "../components/form-problems.tsx";
+import { isExpired, KeyStatus } from "../components/key-status.tsx";
 import type { PageContext, Viewer } from "../page-context.ts";
+import { formatEventTime, formatInstant } from "../event-times.ts";
 
 export interface DashboardPageProps {
   page: PageContext;
   viewer: Viewer;
+  keys: KeyWithEvents[];
+  events: { events: StoredEvent[]; total: number };
   notices: string[];
+  /** Problems of a new-key form sent back, with what was typed. */
+  keyForm?: { problems: string[]; name?: string };
+  now: Date;
 }
+
+const KeysTable: FC<{ keys: KeyWithEvents[]; now: Date }> = ({ keys, now }) => (
+  <div class="table-wrap">
+    <table>
+      <caption class="visually-hidden">Your API keys</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name and key</th>
+          <th scope="col">State</th>
+          <th scope="col">Scopes</th>
+          <th scope="col">Created</th>
+          <th scope="col">Last used</th>
+          <th scope="col">Expires</th>
+          <th scope="col">Limit</th>
+          <th scope="col">Events</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((key) => (
+          <tr key={key.id}>
+            <td>
+              {key.name}
+              <br />
+              <code>{key.prefix}…</code>
+            </td>
+            <td>
+              <KeyStatus keyRecord={key} now={now} />
+            </td>
+            <td>{key.scopes.join(", ")}</td>
+            <td>{formatInstant(key.created_at)}</td>
+            <td>{key.last_used_at ? formatInstant(key.last_used_at) : "Never"}</td>
+            <td>{key.expires_at ? formatInstant(key.expires_at) : "Never"}</td>
+            <td>{key.rate_limit_per_minute}/min</td>
+            <td>{key.events}</td>
+            <td>
+              {key.revoked_at === null && !isExpired(key, now)
+                ? (
+                  <a href={`/dashboard/keys/${key.id}/revoke`}>
+                    Revoke<span class="visually-hidden">{` ${key.name}`}</span>
+                  </a>
+                )
+                : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  </div>
+);
+
+const LIFETIME_LABELS: Record<typeof KEY_LIFETIMES[number], string> = {
+  "30": "In 30 days",
+  "90": "In 90 days",
+  "365": "In a year",
+  never: "Never",
+};
+
+const NewKey: FC<{ viewer: Viewer; form?: DashboardPageProps["keyForm"] }> = ({ viewer, form }) => (
+  <section aria-labelledby="new-key-heading" class="aside stack">
+    <h2 id="new-key-heading">Generate a key</h2>
+    <FormProblems problems={form?.problems ?? []} />
+    <form method="post" action="/dashboard/keys" class="stack">
+      <CsrfField token={viewer.csrfToken} />
+      <div class="field">
+        <label for="key-name">Name</label>
+        <input
+          type="text"
+          id="key-name"
+          name="name"
+          value={form?.name ?? ""}
+          maxlength={100}
+          required
+          aria-describedby="key-name-hint"
+        />
+        <span class="hint" id="key-name-hint">What the key is for, such as “meetup scraper”.</span>
+      </div>
+      <fieldset class="field">
+        <legend>Scopes</legend>
+        {CONTRIBUTOR_SCOPES.map((scope) => (
+          <label key={scope} class="check">
+            <input type="checkbox" name="scopes" value={scope} checked />
+            <code>{scope}</code>: push events
+          </label>
+        ))}
+      </fieldset>
+      <div class="field">
+        <label for="key-lifetime">Expires</label>
+        <select id="key-lifetime" name="lifetime">
+          {KEY_LIFETIMES.map((lifetime) => (
+            <option key={lifetime} value={lifetime} selected={lifetime === "90"}>
+              {LIFETIME_LABELS[lifetime]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit">Generate key</button>
+    </form>
+  </section>
+);
+
+const EventsTable: FC<{ events: StoredEvent[] }> = ({ events }) => (
+  <div class="table-wrap">
+    <table>
+      <caption class="visually-hidden">Your most recently changed events</caption>
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">Starts</th>
+          <th scope="col">Source id</th>
+          <th scope="col">In AI search</th>
+          <th scope="col">Changed</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {events.map((event) => (
+          <tr key={event.id}>
+            <td>
+              <a href={`/events/${event.id}`}>{event.title}</a>
+            </td>
+            <td>{formatEventTime(event.starts_at, event.timezone)}</td>
+            <td>
+              <code>{event.platform}/{event.external_id}</code>
+            </td>
+            <td>{event.in_ai_search ? "Yes" : "No"}</td>
+            <td>{formatInstant(event.updated_at)}</td>
+            <td>
+              <a href={`/dashboard/events/${event.id}/delete`}>
+                Delete<span class="visually-hidden">{` ${event.title}`}</span>
+              </a>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  </div>
+);
 
 const OperatorConfirmation: FC<{ viewer: Viewer }> = ({ viewer }) => (
   <section aria-labelledby="operator-heading" class="aside stack">
@@ -27,7 +180,9 @@ const OperatorConfirmation: FC<{ viewer: Viewer }> = ({ viewer }) => (
   </section>
 );
 
-export const DashboardPage: FC<DashboardPageProps> = ({ page, viewer, notices }) => (
+export const DashboardPage: FC<DashboardPageProps> = (
+  { page, viewer, keys, events, notices, keyForm, now },
+) => (
   <Layout page={page} title="Dashboard">
     <h1>Dashboard</h1>
     <p>
@@ -42,5 +197,31 @@ export const DashboardPage: FC<DashboardPageProps> = ({ page, viewer, notices })
     </p>
     {notices.map((notice) => <p key={notice} class="notice ok" role="status">{notice}</p>)}
     {viewer.operatorAddress && !viewer.isOperator ? <OperatorConfirmation viewer={viewer} /> : null}
+    <section aria-labelledby="keys-heading">
+      <h2 id="keys-heading">Your API keys</h2>
+      {keys.length > 0
+        ? <KeysTable keys={keys} now={now} />
+        : <p>No keys yet. Generate one below to push events with the API or the events CLI.</p>}
+    </section>
+    <NewKey viewer={viewer} form={keyForm} />
+    <section aria-labelledby="events-heading">
+      <h2 id="events-heading">Your events</h2>
+      {events.total > 0
+        ? (
+          <>
+            <p>
+              {events.total} event{events.total === 1 ? "" : "s"}
+              {events.total > events.events.length
+                ? `; the ${events.events.length} changed most recently:`
+                : ":"}
+            </p>
+            <EventsTable events={events.events} />
+            <p class="after-form">
+              <a href="/dashboard/events/delete-all">Delete all my events</a>
+            </p>
+          </>
+        )
+        : <p>No events yet. Events you push with your keys appear here and on the site at once.</p>}
+    </section>
   </Layout>
 );

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
 import { clientAddress } from "../../client-address.ts";
 import { formProblems, SignInForm, SignUpForm } from "../../accounts/account-forms.ts";
-import { checkedForm, formToken } from "../../accounts/csrf.ts";
+import { checkedForm, field, formToken } from "../../accounts/csrf.ts";
 import { signIn } from "../../accounts/sign-in.ts";
 import { signUp } from "../../accounts/sign-up.ts";
 import { endSession, startSession } from "../../accounts/sessions.ts";
@@ -46,7 +46,7 @@ export async function signUpRoute(c: Context<AppEnv>): Promise<Response> {
   const parsed = SignUpForm.safeParse(fields);
   if (!parsed.success) {
     return accountPage(c, "sign-up", {
-      email: fields.email,
+      email: field(fields, "email"),
       problems: formProblems(parsed.error),
       status: 400,
     });
@@ -73,7 +73,7 @@ export async function signInRoute(c: Context<AppEnv>): Promise<Response> {
   const parsed = SignInForm.safeParse(fields);
   if (!parsed.success) {
     return accountPage(c, "sign-in", {
-      email: fields.email,
+      email: field(fields, "email"),
       problems: formProblems(parsed.error),
       status: 400,
     });

@@ -64,10 +64,12 @@ export class FormClient {
   async post(
     path: string,
     fields: Record<string, string>,
-    options: { origin?: string | null; token?: string | null } = {},
+    options: { origin?: string | null; token?: string | null; extraBody?: string[][] } = {},
   ): Promise<Answer> {
     const token = options.token === undefined ? this.token() : options.token;
     const body = new URLSearchParams(token === null ? fields : { csrf: token, ...fields });
+    // Fields sent more than once, as several checked boxes of one name are.
+    for (const [name, value] of options.extraBody ?? []) body.append(name, value);
     const origin = options.origin === undefined ? this.base : options.origin;
     const answer = await this.#send(path, {
       method: "POST",
