@@ -5,7 +5,9 @@
  */
 import { z } from "zod";
 import {
+  type DateTimeProblem,
   isIanaTimeZone,
+  isStorableInstant,
   parseDateTime,
   type ParsedDateTime,
   zonedWallTimeToEpochMs,
@@ -30,16 +32,21 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 function typeName(input: unknown): string {
   if (input === null) return "null";
+  if (typeof input === "number" && Number.isNaN(input)) return "NaN";
   if (Array.isArray(input)) return "an array";
   return typeof input === "object" ? "an object" : `a ${typeof input}`;
 }
 
 /** A message for a missing field or a value of the wrong JSON type. */
 function typeError(field: string, expected: string) {
-  return (issue: { input?: unknown }) =>
-    issue.input === undefined
-      ? `${field} is required`
-      : `${field} must be ${expected}, not ${typeName(issue.input)}`;
+  return (issue: { input?: unknown }) => {
+    if (issue.input === undefined) return `${field} is required`;
+    // JSON.parse turns a literal too large for a double (1e400) into Infinity.
+    if (issue.input === Infinity || issue.input === -Infinity) {
+      return `${field} is too large to store: send a number between -1e308 and 1e308`;
+    }
+    return `${field} must be ${expected}, not ${typeName(issue.input)}`;
+  };
 }
 
 function text(field: string, max: number) {
@@ -149,18 +156,39 @@ const DATE_ONLY_HINT = "add a time, such as 2026-05-01T09:00:00Z";
 const NO_OFFSET_HINT =
   "add Z or a UTC offset such as +02:00, or give the event's timezone (an IANA name such as Europe/Berlin)";
 
+/** Why `value` of `field` is not a date-time, in words that say how to fix it. */
+export function dateTimeProblemMessage(
+  field: string,
+  value: string,
+  reason: DateTimeProblem,
+): string {
+  const quoted = JSON.stringify(value);
+  switch (reason) {
+    case "date_only":
+      return `${field} ${quoted} is a date without a time: ${DATE_ONLY_HINT}`;
+    case "calendar":
+      return /^\d{4}-\d{2}-\d{2}$/.test(value)
+        ? `${field} ${quoted} is not a real date: check the day of the month`
+        : `${field} ${quoted} is not a real date and time: check the day of the month and ` +
+          "that the time is between 00:00:00 and 23:59:59";
+    case "offset":
+      return `${field} ${quoted} has a UTC offset out of range: offsets go from -23:59 to ` +
+        "+23:59, with minutes below 60";
+    case "range":
+      return `${field} ${quoted} is outside the years 0001 to 9999`;
+    case "format":
+      return `${field} ${quoted} is not an ISO 8601 date-time: use a form such as ` +
+        "2026-05-01T09:00:00Z or 2026-05-01T09:00:00+02:00";
+  }
+}
+
 /** An ISO 8601 date-time; whether it needs a timezone is checked with the whole event. */
 function dateTime(field: string) {
   return text(field, 64).check((ctx) => {
     if (ctx.value === "") return;
     const parsed = parseDateTime(ctx.value);
     if (parsed.kind !== "invalid") return;
-    const value = JSON.stringify(ctx.value);
-    const message = parsed.reason === "date_only"
-      ? `${field} ${value} is a date without a time: ${DATE_ONLY_HINT}`
-      : parsed.reason === "calendar"
-      ? `${field} ${value} is not a real date and time`
-      : `${field} ${value} is not an ISO 8601 date-time: use a form such as 2026-05-01T09:00:00Z or 2026-05-01T09:00:00+02:00`;
+    const message = dateTimeProblemMessage(field, ctx.value, parsed.reason);
     ctx.issues.push({ code: "custom", input: ctx.value, message });
   });
 }
@@ -190,7 +218,8 @@ const eventShape = {
   longitude: optional(number("longitude", -180, 180)),
   is_virtual: bool("is_virtual").nullish().transform((v) => v ?? false),
   is_hybrid: optional(bool("is_hybrid")),
-  is_free: bool("is_free").nullish().transform((v) => v ?? true),
+  // Its default depends on the prices: see isFreeOf.
+  is_free: bool("is_free").nullish(),
   price_min: optional(number("price_min", 0)),
   price_max: optional(number("price_max", 0)),
   currency: text("currency", 3).refine((s) => s === "" || /^[A-Z]{3}$/.test(s), {
@@ -210,13 +239,14 @@ const eventShape = {
 
 /** The UTC instant of a submitted time, or null when it cannot be read without a timezone. */
 function toUtcIso(value: string, timezone: string | null): string | null {
-  return parsedToUtcIso(parseDateTime(value), timezone);
+  const epochMs = toEpochMs(parseDateTime(value), timezone);
+  return epochMs === null ? null : new Date(epochMs).toISOString();
 }
 
-function parsedToUtcIso(parsed: ParsedDateTime, timezone: string | null): string | null {
-  if (parsed.kind === "instant") return new Date(parsed.epochMs).toISOString();
+function toEpochMs(parsed: ParsedDateTime, timezone: string | null): number | null {
+  if (parsed.kind === "instant") return parsed.epochMs;
   if (parsed.kind === "local" && timezone !== null) {
-    return new Date(zonedWallTimeToEpochMs(parsed.wall, timezone)).toISOString();
+    return zonedWallTimeToEpochMs(parsed.wall, timezone);
   }
   return null;
 }
@@ -224,18 +254,13 @@ function parsedToUtcIso(parsed: ParsedDateTime, timezone: string | null): string
 type PartialEvent = Record<string, unknown>;
 
 /**
- * UTC times worked out by checkAcrossFields, kept for the final transform of the same object so
- * that each time is read once per event (this schema runs for every event of a large CLI feed).
+ * UTC times worked out by checkTimes, kept for the final transform of the same object so that
+ * each time is read once per event (this schema runs for every event of a large CLI feed).
  */
 const utcTimes = new WeakMap<object, Record<string, string | null>>();
 
-/**
- * Rules that span fields. They run even when other fields failed, so that one response lists
- * every problem; each rule looks only at fields that are themselves valid.
- */
-function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
-  // `when` runs this on any input, also on an item that is null or not an object at all.
-  if (typeof e !== "object" || e === null) return;
+/** starts_at and ends_at as instants: each readable, storable, and in order. */
+function checkTimes(e: PartialEvent, ctx: z.RefinementCtx) {
   const timezone = typeof e.timezone === "string" && isIanaTimeZone(e.timezone) ? e.timezone : null;
   const timezoneGiven = e.timezone !== undefined && e.timezone !== null && e.timezone !== "";
   const times: Record<string, string | null> = {};
@@ -244,14 +269,16 @@ function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
     if (typeof value !== "string") continue;
     const parsed = parseDateTime(value);
     if (parsed.kind === "invalid") continue;
-    times[field] = parsedToUtcIso(parsed, timezone);
-    if (times[field] === null && !timezoneGiven) {
-      ctx.addIssue({
-        code: "custom",
-        path: [field],
-        message: `${field} ${JSON.stringify(value)} has no UTC offset: ${NO_OFFSET_HINT}`,
-      });
-    }
+    const epochMs = toEpochMs(parsed, timezone);
+    // A local time with a wrong timezone: the timezone's own message says what to fix.
+    if (epochMs === null && timezoneGiven) continue;
+    const message = epochMs === null
+      ? `${field} ${JSON.stringify(value)} has no UTC offset: ${NO_OFFSET_HINT}`
+      : isStorableInstant(epochMs)
+      ? null
+      : dateTimeProblemMessage(field, value, "range");
+    if (message !== null) ctx.addIssue({ code: "custom", path: [field], message });
+    else times[field] = new Date(epochMs!).toISOString();
   }
   if (times.starts_at && times.ends_at && times.ends_at < times.starts_at) {
     ctx.addIssue({
@@ -261,6 +288,19 @@ function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
     });
   }
   utcTimes.set(e, times);
+}
+
+/** The first price above 0 that the event gives, as [field, value]. */
+function priceAboveZero(e: PartialEvent): [string, number] | null {
+  for (const field of ["price_min", "price_max"]) {
+    const value = e[field];
+    if (typeof value === "number" && value > 0) return [field, value];
+  }
+  return null;
+}
+
+/** The prices agree with each other and with is_free. */
+function checkPrices(e: PartialEvent, ctx: z.RefinementCtx) {
   const { price_min: min, price_max: max } = e;
   if (typeof min === "number" && typeof max === "number" && min > max) {
     ctx.addIssue({
@@ -269,6 +309,26 @@ function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
       message: `price_min (${min}) is greater than price_max (${max})`,
     });
   }
+  const price = priceAboveZero(e);
+  if (e.is_free === true && price !== null) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["is_free"],
+      message: `is_free is true but ${price[0]} is ${price[1]}: set is_free to false for a ` +
+        "paid event, or leave out the price",
+    });
+  }
+}
+
+/**
+ * Rules that span fields. They run even when other fields failed, so that one response lists
+ * every problem; each rule looks only at fields that are themselves valid.
+ */
+function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
+  // `when` runs this on any input, also on an item that is null or not an object at all.
+  if (typeof e !== "object" || e === null) return;
+  checkTimes(e, ctx);
+  checkPrices(e, ctx);
 }
 
 /** One submitted event: every field rule of the spec and of CONTRACT.md. */
@@ -280,11 +340,13 @@ export const EventInput = z.strictObject(eventShape, {
 })
   .superRefine(checkAcrossFields, { when: () => true })
   .transform((e) => {
-    // Both resolve: checkAcrossFields has rejected every time that cannot. It saw this very
+    // Both resolve: checkTimes has rejected every time that cannot. It saw this very
     // object (the transform runs only when every check passed) with the same timezone.
     const times = utcTimes.get(e);
     return {
       ...e,
+      // Free unless a price above 0 says otherwise (CONTRACT.md).
+      is_free: e.is_free ?? priceAboveZero(e) === null,
       starts_at: (times?.starts_at ?? toUtcIso(e.starts_at, e.timezone)) as string,
       ends_at: e.ends_at === null ? null : times?.ends_at ?? toUtcIso(e.ends_at, e.timezone),
     };

@@ -18,11 +18,24 @@ export interface WallTime {
   millisecond: number;
 }
 
+/** Why a text is not a usable date-time. */
+export type DateTimeProblem =
+  /** A date without a time of day. */
+  | "date_only"
+  /** Not ISO 8601 at all. */
+  | "format"
+  /** A day or time that does not exist, such as February 30 or 24:00. */
+  | "calendar"
+  /** A UTC offset outside -23:59..+23:59 or with 60 or more minutes. */
+  | "offset"
+  /** An instant outside the years 0001-9999, which the database cannot store. */
+  | "range";
+
 /** The result of reading a date-time string: either an instant, a wall time, or a problem. */
 export type ParsedDateTime =
   | { kind: "instant"; epochMs: number }
   | { kind: "local"; wall: WallTime }
-  | { kind: "invalid"; reason: "date_only" | "format" | "calendar" };
+  | { kind: "invalid"; reason: DateTimeProblem };
 
 /** Reads an ISO 8601 date-time; a string without `Z` or an offset comes back as a wall time. */
 export function parseDateTime(text: string): ParsedDateTime {
@@ -39,24 +52,75 @@ export function parseDateTime(text: string): ParsedDateTime {
     millisecond: m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000),
   };
   if (!isRealWallTime(wall)) return { kind: "invalid", reason: "calendar" };
-  const offset = m[8];
-  if (offset === undefined) return { kind: "local", wall };
-  return { kind: "instant", epochMs: wallToUtcMs(wall) - offsetMinutes(offset) * 60_000 };
+  if (m[8] === undefined) return { kind: "local", wall };
+  const offset = offsetMinutes(m[8]);
+  if (offset === null) return { kind: "invalid", reason: "offset" };
+  const epochMs = wallToUtcMs(wall) - offset * 60_000;
+  return isStorableInstant(epochMs) ? { kind: "instant", epochMs } : {
+    kind: "invalid",
+    reason: "range",
+  };
 }
 
-function offsetMinutes(offset: string): number {
+/** The result of reading a calendar date such as 2026-05-01. */
+export type ParsedDate =
+  | { kind: "date"; year: number; month: number; day: number; epochMs: number }
+  | { kind: "invalid"; reason: "format" | "calendar" };
+
+/** Reads a date (YYYY-MM-DD); `epochMs` is its midnight in UTC. February 30 is no date. */
+export function parseDate(text: string): ParsedDate {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return { kind: "invalid", reason: "format" };
+  const wall = {
+    year: Number(m[1]),
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: 0,
+    minute: 0,
+    second: 0,
+    millisecond: 0,
+  };
+  if (!isRealWallTime(wall)) return { kind: "invalid", reason: "calendar" };
+  return {
+    kind: "date",
+    year: wall.year,
+    month: wall.month,
+    day: wall.day,
+    epochMs: wallToUtcMs(wall),
+  };
+}
+
+// PostgreSQL stores years 4713 BC to 294276 AD, but ISO 8601 text and this parser have 4-digit
+// years, and there is no year 0: keep every instant in 0001-01-01 .. 9999-12-31 UTC.
+const FIRST_STORABLE_MS = Date.parse("0001-01-01T00:00:00.000Z");
+const LAST_STORABLE_MS = Date.parse("9999-12-31T23:59:59.999Z");
+
+/** Whether an instant lies in the years 0001-9999 (UTC), which every part of the system holds. */
+export function isStorableInstant(epochMs: number): boolean {
+  return epochMs >= FIRST_STORABLE_MS && epochMs <= LAST_STORABLE_MS;
+}
+
+/** Minutes east of UTC, or null when out of range (-23:59..+23:59, minutes below 60). */
+function offsetMinutes(offset: string): number | null {
   if (offset.toUpperCase() === "Z") return 0;
   const sign = offset[0] === "-" ? -1 : 1;
   const digits = offset.slice(1).replace(":", "");
-  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || "0"));
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2, 4) || "0");
+  if (hours > 23 || minutes > 59) return null;
+  return sign * (hours * 60 + minutes);
 }
 
 function wallToUtcMs(w: WallTime): number {
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond);
+  const d = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, does not read the years 0-99 as 1900-1999.
+  d.setUTCFullYear(w.year, w.month - 1, w.day);
+  d.setUTCHours(w.hour, w.minute, w.second, w.millisecond);
+  return d.getTime();
 }
 
 function isRealWallTime(w: WallTime): boolean {
-  if (w.hour > 23 || w.minute > 59 || w.second > 59) return false;
+  if (w.year === 0 || w.hour > 23 || w.minute > 59 || w.second > 59) return false;
   const d = new Date(wallToUtcMs(w));
   return d.getUTCFullYear() === w.year && d.getUTCMonth() === w.month - 1 &&
     d.getUTCDate() === w.day;
@@ -118,14 +182,15 @@ function formattedOffsetMs(timeZone: string, epochMs: number): number {
   for (const p of formatterFor(timeZone).formatToParts(new Date(epochMs))) {
     if (p.type !== "literal") parts[p.type] = Number(p.value);
   }
-  const asUtc = Date.UTC(
-    parts.year,
-    parts.month - 1,
-    parts.day,
-    parts.hour,
-    parts.minute,
-    parts.second,
-  );
+  const asUtc = wallToUtcMs({
+    year: parts.year,
+    month: parts.month,
+    day: parts.day,
+    hour: parts.hour,
+    minute: parts.minute,
+    second: parts.second,
+    millisecond: 0,
+  });
   return asUtc - epochMs;
 }
 

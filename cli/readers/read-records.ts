@@ -59,7 +59,7 @@ export async function* readRecords(
     if (result.success) {
       yield { kind: "valid", location: item.location, event: item.event };
     } else {
-      const messages = toValidationDetails(result.error.issues).map((d) =>
+      const messages = toValidationDetails(result.error.issues, { root: "event" }).map((d) =>
         describe(d.path, d.message)
       );
       yield { kind: "invalid", location: item.location, messages };

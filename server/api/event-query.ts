@@ -1,8 +1,8 @@
 /** The query string of GET /api/v1/events (and the search endpoint's shared filters). */
 import { z } from "zod";
-import { PLATFORMS } from "../../shared/event-schema.ts";
+import { dateTimeProblemMessage, PLATFORMS } from "../../shared/event-schema.ts";
 import { ATTENDANCE } from "../db/attendance.ts";
-import { parseDateTime } from "../../shared/zoned-time.ts";
+import { type DateTimeProblem, parseDate, parseDateTime } from "../../shared/zoned-time.ts";
 import { toValidationDetails } from "../../shared/validation-details.ts";
 import type { EventFilters, ListCursor } from "../db/event-reads.ts";
 import { validationError } from "../errors.ts";
@@ -22,20 +22,32 @@ const flag = (field: string) =>
 const instant = (field: string, endOfDay: boolean) =>
   z.string().optional().transform((v, ctx) => {
     if (v === undefined) return undefined;
-    // Year 0000 parses in JavaScript but not in PostgreSQL: leave it to the error below.
-    if (/^(?!0000)\d{4}-\d{2}-\d{2}$/.test(v)) {
-      const day = Date.parse(`${v}T00:00:00Z`);
-      if (!Number.isNaN(day)) return new Date(endOfDay ? day + 86_400_000 - 1 : day);
+    const date = parseDate(v);
+    if (date.kind === "date") {
+      return new Date(endOfDay ? date.epochMs + 86_400_000 - 1 : date.epochMs);
     }
-    const parsed = parseDateTime(v);
+    const parsed = date.reason === "calendar"
+      ? { kind: "invalid" as const, reason: "calendar" as const }
+      : parseDateTime(v);
     if (parsed.kind === "instant") return new Date(parsed.epochMs);
     ctx.addIssue({
       code: "custom",
-      message:
-        `${field} must be a date (2026-05-01) or a date-time with offset (2026-05-01T09:00:00Z)`,
+      message: instantProblem(field, v, parsed.kind === "local" ? "local" : parsed.reason),
     });
     return z.NEVER;
   });
+
+const INSTANT_FORMS = "a date (2026-05-01) or a date-time with offset (2026-05-01T09:00:00Z)";
+
+function instantProblem(field: string, value: string, reason: DateTimeProblem | "local"): string {
+  if (reason === "calendar" || reason === "offset" || reason === "range") {
+    return dateTimeProblemMessage(field, value, reason);
+  }
+  if (reason === "local") {
+    return `${field} ${JSON.stringify(value)} has no UTC offset: add Z or an offset such as +02:00`;
+  }
+  return `${field} must be ${INSTANT_FORMS}`;
+}
 
 const cursor = z.string().optional().transform((v, ctx): ListCursor | undefined => {
   if (v === undefined) return undefined;
@@ -102,7 +114,8 @@ export function parseQuery<T extends z.ZodType>(
   const parsed = schema.safeParse(query);
   if (!parsed.success) {
     throw validationError(
-      toValidationDetails(parsed.error.issues).map((d) => ({ ...d, path: ["query", ...d.path] })),
+      toValidationDetails(parsed.error.issues, { root: "query string" })
+        .map((d) => ({ ...d, path: ["query", ...d.path] })),
     );
   }
   return parsed.data;

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import {
   isIanaTimeZone,
+  isStorableInstant,
+  parseDate,
   parseDateTime,
   zonedWallTimeToEpochMs,
   zoneOffsetMs,
@@ -143,4 +145,58 @@ Deno.test("isIanaTimeZone accepts zone names and refuses offsets and inventions"
   ) {
     assert.ok(!isIanaTimeZone(zone), zone);
   }
+});
+
+Deno.test("parseDateTime refuses UTC offsets outside -23:59..+23:59 or with 60 minutes", () => {
+  for (
+    const text of [
+      "2027-03-10T18:00:00+00:60",
+      "2027-03-10T18:00:00+25:00",
+      "2027-03-10T18:00:00-24:00",
+      "2027-03-10T18:00:00+2400",
+      "2027-03-10T18:00:00+0099",
+      "2027-03-10T18:00+99",
+    ]
+  ) {
+    assert.deepEqual(parseDateTime(text), { kind: "invalid", reason: "offset" }, text);
+  }
+  assert.equal(instant("2027-03-10T18:00:00+23:59"), "2027-03-09T18:01:00.000Z");
+  assert.equal(instant("2027-03-10T18:00:00-23:59"), "2027-03-11T17:59:00.000Z");
+});
+
+Deno.test("parseDateTime reads the years 1-99 as written, refuses year 0 and year 10000", () => {
+  assert.equal(instant("0050-06-01T12:00:00Z"), "0050-06-01T12:00:00.000Z");
+  assert.equal(instant("0001-01-01T00:00:00Z"), "0001-01-01T00:00:00.000Z");
+  assert.deepEqual(parseDateTime("0000-01-01T00:00:00Z"), { kind: "invalid", reason: "calendar" });
+  // The offset carries these across the ends of what can be stored.
+  assert.deepEqual(parseDateTime("0001-01-01T00:00:00+01:00"), {
+    kind: "invalid",
+    reason: "range",
+  });
+  assert.deepEqual(parseDateTime("9999-12-31T23:00:00-05:00"), {
+    kind: "invalid",
+    reason: "range",
+  });
+});
+
+Deno.test("parseDate reads real calendar dates only", () => {
+  const date = parseDate("2028-02-29");
+  assert.equal(date.kind, "date");
+  assert.equal(
+    date.kind === "date" && new Date(date.epochMs).toISOString(),
+    "2028-02-29T00:00:00.000Z",
+  );
+  for (const text of ["2027-02-30", "2027-02-29", "2027-04-31", "2027-13-01", "0000-01-01"]) {
+    assert.deepEqual(parseDate(text), { kind: "invalid", reason: "calendar" }, text);
+  }
+  for (const text of ["2027-2-3", "2027-02-03T00:00:00Z", "", "20270203"]) {
+    assert.deepEqual(parseDate(text), { kind: "invalid", reason: "format" }, text);
+  }
+});
+
+Deno.test("isStorableInstant holds the years 0001-9999", () => {
+  assert.ok(isStorableInstant(Date.parse("0001-01-01T00:00:00Z")));
+  assert.ok(isStorableInstant(Date.parse("9999-12-31T23:59:59.999Z")));
+  assert.ok(!isStorableInstant(Date.parse("0001-01-01T00:00:00Z") - 1));
+  assert.ok(!isStorableInstant(Date.parse("9999-12-31T23:59:59.999Z") + 1));
 });
