@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { testBackends } from "../support/databases.ts";
 import { startTestServer } from "../support/test-server.ts";
 import { verifyPassword } from "../../server/accounts/password-hash.ts";
-import { FormClient, signUp } from "./support/form-client.ts";
+import { FormClient } from "./support/form-client.ts";
 
 const PASSWORD = "correct horse battery staple";
 
