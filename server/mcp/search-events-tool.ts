@@ -17,8 +17,8 @@ import { ToolCallError } from "./tool-results.ts";
 
 /** Ranked results can be paged through this far; past it, filters narrow better than pages. */
 export const RANKED_WINDOW = 100;
-/** Totals are counted up to this many events. */
-export const TOTAL_CAP = 1000;
+/** Totals are counted up to this many events: "more than 100" says as much as an exact 4,711. */
+export const TOTAL_CAP = 100;
 
 export const SearchEventsInput = strictArguments({
   query: textArgument("query", 500).optional().describe(
@@ -56,8 +56,8 @@ export const SearchEventsOutput = z.object({
   ),
   query: z.string().nullable(),
   total: z.number().int().nullable().describe(
-    "How many events match (listing and text search); null for semantic and hybrid search, " +
-      "where every event matches to some degree.",
+    "How many events match a listing (no query); null for a ranked search, which shows the " +
+      "best matches (page on with next_cursor).",
   ),
   total_capped: z.boolean().describe(`true when more than ${TOTAL_CAP} match (total stops there).`),
   period: Period.nullable().describe("The period `when` was read as, if given."),
@@ -102,7 +102,10 @@ async function listing(
   if (o.cursor && o.cursor.kind !== "listing") throw wrongCursor();
   const sql = deps.db.sql;
   const page = await listEvents(sql, o.filters, { limit: o.limit, after: o.cursor?.after });
-  const total = await countEvents(sql, o.filters, TOTAL_CAP);
+  // A first page that holds everything is its own count.
+  const total = !o.cursor && !page.next
+    ? { count: page.events.length, capped: false }
+    : await countEvents(sql, o.filters, TOTAL_CAP);
   const results = page.events.map((e) => compactEvent(e, site));
   const kept = fitPage(results);
   const last = page.events[kept - 1];
@@ -163,14 +166,12 @@ async function ranked(
         "topic, ...) to reach others.",
     );
   }
-  const total = mode === "text"
-    ? await countEvents(deps.db.sql, { ...o.filters, q: o.query }, TOTAL_CAP)
-    : null;
+  // No total here: counting every text match costs as much again as the search itself.
   return {
     mode,
     query: o.query,
-    total: total?.count ?? null,
-    total_capped: total?.capped ?? false,
+    total: null,
+    total_capped: false,
     results: results.slice(0, kept),
     next_cursor: more ? encodePageCursor({ kind: "ranked", offset: offset + kept }) : null,
     notices,

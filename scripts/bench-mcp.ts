@@ -1,0 +1,189 @@
+/**
+ * What the MCP protocol adds to a search: search_events over /mcp against the same search through
+ * /api/v1/search (and the plain listing against GET /api/v1/events), p50/p95 at concurrency 1, on
+ * the real server in its own process. MCP is timed twice: as raw JSON-RPC POSTs (the protocol's
+ * own cost) and through the current SDK client on the 2026-07-28 revision (what an assistant's
+ * client adds: it also validates every result against the tool's output schema).
+ *
+ *   deno run -A scripts/bench-mcp.ts [--size 100000] [--runs 300]
+ *
+ * PGlite in a temporary directory by default; PostgreSQL when TEST_DATABASE_URL is set (a fresh
+ * database is made there and dropped afterwards).
+ */
+import { parseArgs } from "node:util";
+import type { Sql } from "postgres";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { EventBatch } from "../shared/event-schema.ts";
+import { openDatabase } from "../server/db/connect.ts";
+import { migrate } from "../server/db/migrate.ts";
+import { upsertEvents } from "../server/db/events.ts";
+import { insertWriterKey } from "../tests/support/writer-key.ts";
+import { createTestDatabase } from "../tests/support/databases.ts";
+import { realisticEvents } from "./support/realistic-events.ts";
+import { fmt, percentile } from "./support/stats.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    size: { type: "string", default: "100000" },
+    runs: { type: "string", default: "300" },
+  },
+});
+const SIZE = Number(values.size);
+const RUNS = Number(values.runs);
+const QUERIES = [
+  "rust",
+  "kubernetes workshop",
+  "machine learning",
+  "data engineering meetup",
+  "security",
+  "frontend performance",
+  "cloud native",
+  "hands-on session about databases",
+];
+
+const postgresUrl = Deno.env.get("TEST_DATABASE_URL");
+const location = postgresUrl ? await createTestDatabase("postgres") : null;
+const dataDir = location ? "" : await Deno.makeTempDir({ prefix: "bench-mcp-" });
+try {
+  const db = await openDatabase({ dataDir, databaseUrl: location?.databaseUrl });
+  await migrate(db.sql);
+  const loadMs = await seed(db.sql, SIZE);
+  // PGlite runs no autovacuum: give the planner the statistics a server would have by now.
+  await db.sql`ANALYZE`;
+  await db.close();
+  console.log(
+    `${location ? "PostgreSQL" : "PGlite"}, ${SIZE} events (loaded in ` +
+      `${(loadMs / 1000).toFixed(0)} s), ${RUNS} runs of each, concurrency 1`,
+  );
+  const server = await startServer({ dataDir, databaseUrl: location?.databaseUrl });
+  try {
+    await compare(server.url);
+  } finally {
+    await server.stop();
+  }
+} finally {
+  if (location) await location.drop();
+  else await Deno.remove(dataDir, { recursive: true });
+}
+
+/** Times each way of searching round-robin, so that they share the machine's noise. */
+async function compare(baseUrl: string): Promise<void> {
+  const client = new Client({ name: "bench-mcp", version: "1.0.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", baseUrl)));
+  const rawCall = (args: Record<string, unknown>) =>
+    postJson(`${baseUrl}/mcp`, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "search_events", arguments: args },
+    });
+  const get = (path: string) => getJson(`${baseUrl}${path}`);
+  const text = (q: string) => ({ query: q, mode: "text", limit: 10 });
+  const variants: Record<string, (q: string) => Promise<unknown>> = {
+    "text  /api/v1/search": (q) =>
+      get(`/api/v1/search?${new URLSearchParams({ q, mode: "text", limit: "10" })}`),
+    "text  MCP JSON-RPC": (q) => rawCall(text(q)),
+    "text  MCP SDK client": (q) => client.callTool({ name: "search_events", arguments: text(q) }),
+    "list  /api/v1/events": () => get("/api/v1/events?limit=10"),
+    "list  MCP JSON-RPC": () => rawCall({ limit: 10 }),
+    "list  MCP SDK client": () =>
+      client.callTool({ name: "search_events", arguments: { limit: 10 } }),
+    "near  MCP JSON-RPC": () =>
+      rawCall({ near: { latitude: 50.5, longitude: 10.5, radius_km: 5 }, limit: 10 }),
+  };
+  const times: Record<string, number[]> = Object.fromEntries(
+    Object.keys(variants).map((k) => [k, []]),
+  );
+  for (let i = 0; i < RUNS + 20; i++) {
+    for (const [name, run] of Object.entries(variants)) {
+      const t = performance.now();
+      await run(QUERIES[i % QUERIES.length]);
+      // The first rounds warm caches and prepared statements.
+      if (i >= 20) times[name].push(performance.now() - t);
+    }
+  }
+  await client.close();
+  for (const [name, ms] of Object.entries(times)) {
+    console.log(
+      `  ${name.padEnd(22)} p50 ${fmt(percentile(ms, 50))} ms   p95 ${fmt(percentile(ms, 95))} ms`,
+    );
+  }
+  for (const kind of ["text", "list"]) {
+    const api = percentile(times[Object.keys(times).find((k) => k.startsWith(kind))!], 95);
+    for (const name of Object.keys(times).filter((k) => k.startsWith(kind) && k.includes("MCP"))) {
+      console.log(`  ${name}: p95 ${fmt(percentile(times[name], 95) - api)} ms over the API`);
+    }
+  }
+}
+
+async function postJson(url: string, body: unknown): Promise<unknown> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok || text.includes('"isError":true')) throw new Error(`${res.status} ${text}`);
+  return text;
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+  return await res.json();
+}
+
+/** Stores `size` realistic events under an untrusted key (no embedding work meanwhile). */
+async function seed(sql: Sql, size: number): Promise<number> {
+  const started = performance.now();
+  const writer = await insertWriterKey(sql, "bench");
+  for (let first = 0; first < size; first += 500) {
+    const batch = realisticEvents(first, Math.min(500, size - first))
+      .map((e) => EventBatch.parse({ events: [e] }).events[0]);
+    await upsertEvents(sql, writer, batch);
+  }
+  return performance.now() - started;
+}
+
+/** The server in its own process, as deployed; resolves once it listens. */
+async function startServer(o: { dataDir: string; databaseUrl?: string }) {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../server/main.ts", import.meta.url).pathname],
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : { DATA_DIR: o.dataDir }),
+      LOG_REQUESTS: "false",
+      PUBLIC_RATE_LIMIT_PER_MINUTE: "100000000",
+      // No local model in the way: these searches are text searches and listings.
+      EMBEDDINGS_PROVIDER: "openai",
+      OPENAI_API_KEY: "sk-bench-unused",
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      EMBEDDINGS_WORKER: "external",
+    },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let output = "";
+  while (!output.includes("Listening on")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`The server stopped before listening: ${output}`);
+    output += value;
+  }
+  reader.releaseLock();
+  child.stdout.cancel().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
