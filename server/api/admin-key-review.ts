@@ -6,9 +6,10 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { findApiKeyByRef } from "../db/api-keys.ts";
-import { firstBatchOf, setKeyRateLimit, setKeyTrust } from "../db/key-trust.ts";
+import { firstBatchOf, setKeyRateLimit } from "../db/key-trust.ts";
+import { trustKey, untrustKey } from "../auth/key-decisions.ts";
 import { toValidationDetails } from "../../shared/validation-details.ts";
-import { AppError, validationError } from "../errors.ts";
+import { validationError } from "../errors.ts";
 import { keyFromPath, keyView } from "./admin-keys.ts";
 import { readJsonBody } from "./read-json-body.ts";
 
@@ -33,22 +34,14 @@ export async function getKeyHandler(c: Context<AppEnv>): Promise<Response> {
 /** POST /api/v1/admin/keys/{ref}/trust: the key's events enter AI search. */
 export async function trustKeyHandler(c: Context<AppEnv>): Promise<Response> {
   const key = await keyFromPath(c);
-  if (key.revoked_at !== null) {
-    throw new AppError(
-      "conflict",
-      `Cannot trust the key ${key.prefix}: it was revoked at ${key.revoked_at.toISOString()}.`,
-    );
-  }
-  await setKeyTrust(c.get("deps").db.sql, key.id, true, decidedBy(c));
-  c.get("deps").signals.keyTrustChanged(key.id);
+  await trustKey(c.get("deps"), key, decidedBy(c));
   return c.json({ data: await currentView(c, key.id) });
 }
 
 /** POST /api/v1/admin/keys/{ref}/untrust: the key's events leave AI search at once. */
 export async function untrustKeyHandler(c: Context<AppEnv>): Promise<Response> {
   const key = await keyFromPath(c);
-  await setKeyTrust(c.get("deps").db.sql, key.id, false, decidedBy(c));
-  c.get("deps").signals.keyTrustChanged(key.id);
+  await untrustKey(c.get("deps"), key, decidedBy(c));
   return c.json({ data: await currentView(c, key.id) });
 }
 

@@ -10,9 +10,9 @@ import {
   KEY_STATUSES,
   type KeyStatus,
   listApiKeys,
-  revokeApiKey,
 } from "../db/api-keys.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
+import { revokeKey } from "../auth/key-decisions.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { isDisplayPrefix } from "../../shared/api-key-format.ts";
@@ -69,7 +69,6 @@ export async function listKeysHandler(c: Context<AppEnv>): Promise<Response> {
 /** POST /api/v1/admin/keys/{ref}/revoke: the key fails with 401 from its next request on. */
 export async function revokeKeyHandler(c: Context<AppEnv>): Promise<Response> {
   const key = await keyFromPath(c);
-  const revoked = await revokeApiKey(c.get("deps").db.sql, key.id);
-  c.get("deps").signals.keyTrustChanged(key.id);
-  return c.json({ data: keyView(revoked!) });
+  const revoked = await revokeKey(c.get("deps"), key);
+  return c.json({ data: keyView(revoked) });
 }

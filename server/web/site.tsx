@@ -39,6 +39,13 @@ import {
   revokeKeyConfirmRoute,
   revokeKeyRoute,
 } from "./routes/dashboard-actions.tsx";
+import {
+  decisionRoute,
+  deleteEventsConfirmRoute,
+  deleteEventsRoute,
+  reviewRoute,
+  revokeConfirmRoute,
+} from "./routes/review-routes.tsx";
 
 const PAGE_TITLES: Record<number, string> = {
   400: "That request was not understood",
@@ -121,6 +128,14 @@ export async function createSite(deps: AppDeps): Promise<Hono<SiteEnv>> {
   site.post("/dashboard/events/delete-all", page, sameOrigin, deleteAllRoute);
   site.get("/dashboard/events/:id/delete", page, deleteEventConfirmRoute);
   site.post("/dashboard/events/:id/delete", page, sameOrigin, deleteEventRoute);
+
+  site.get("/review", page, reviewRoute);
+  site.post("/review/keys/:id/trust", page, sameOrigin, decisionRoute("trust"));
+  site.post("/review/keys/:id/untrust", page, sameOrigin, decisionRoute("untrust"));
+  site.get("/review/keys/:id/revoke", page, revokeConfirmRoute);
+  site.post("/review/keys/:id/revoke", page, sameOrigin, decisionRoute("revoke"));
+  site.get("/review/contributors/:id/delete-events", page, deleteEventsConfirmRoute);
+  site.post("/review/contributors/:id/delete-events", page, sameOrigin, deleteEventsRoute);
   site.onError(onSiteError);
   return site;
 }

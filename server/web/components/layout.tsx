@@ -50,6 +50,8 @@ export const Layout: FC<LayoutProps> = ({ page, title, description, head, childr
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>{title === SITE_NAME ? title : `${title} · ${SITE_NAME}`}</title>
       {description ? <meta name="description" content={description} /> : null}
+      {/* No favicon: an empty one spares every visit a 404. */}
+      <link rel="icon" href="data:," />
       <link rel="stylesheet" href={page.assets.url("site.css")} />
       <script src={page.assets.url("site.js")} defer></script>
       {head}

@@ -7,7 +7,8 @@ import type { AppEnv } from "../../app-env.ts";
 import { checkedForm } from "../../accounts/csrf.ts";
 import { formProblems } from "../../accounts/account-forms.ts";
 import { createContributorKey, NewKeyForm } from "../../accounts/dashboard-keys.ts";
-import { type ApiKeyRecord, findApiKeyByRef, revokeApiKey } from "../../db/api-keys.ts";
+import { type ApiKeyRecord, findApiKeyByRef } from "../../db/api-keys.ts";
+import { revokeKey } from "../../auth/key-decisions.ts";
 import { eventOfContributor } from "../../db/contributor-dashboard.ts";
 import { deleteEvent, deleteEventsOfContributor } from "../../db/event-deletes.ts";
 import { AppError } from "../../errors.ts";
@@ -105,9 +106,7 @@ export async function revokeKeyRoute(c: Context<AppEnv>): Promise<Response> {
   const viewer = requireViewer(c);
   await checkedForm(c, viewer);
   const key = await ownKey(c, viewer);
-  const deps = c.get("deps");
-  await revokeApiKey(deps.db.sql, key.id);
-  deps.signals.keyTrustChanged(key.id);
+  await revokeKey(c.get("deps"), key);
   return c.redirect("/dashboard?revoked=1", 303);
 }
 
