@@ -68,7 +68,7 @@ export function realisticEvents(
     const kind = pick(KINDS);
     const start = Date.UTC(2027, 0, 1) + Math.floor(r() * 365) * 86_400_000 + 18 * 3_600_000;
     const sentences = Array.from({ length: 8 + Math.floor(r() * 8) }, () => pick(SENTENCES));
-    return {
+    const event = {
       external_id: `bench-${n}`,
       platform: pick(["luma", "meetup", "eventbrite", "ics_feed"]),
       source_url: `https://events.example.org/${kind}/${n}`,
@@ -95,5 +95,9 @@ export function realisticEvents(
       attendee_count: Math.floor(r() * 300),
       capacity: 300,
     };
+    // A free event has no price above 0 (the shared rules refuse one); drawn as before, so the
+    // same seed gives the same events otherwise.
+    if (event.is_free) event.price_max = 0;
+    return event;
   });
 }
