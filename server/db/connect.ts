@@ -6,6 +6,8 @@ import postgres, { type Sql } from "postgres";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { ConfigError } from "../config.ts";
+import { connectFailureMessage } from "./connection-errors.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -33,6 +35,9 @@ export interface OpenDatabaseOptions {
 const DRIVER_OPTIONS = {
   onnotice: () => {},
   connection: { application_name: "tech-events" },
+  // While the server restarts, a connection attempt fails at once (refused) or hangs on an
+  // unreachable host: bound the wait, so that a request gets its 503 in seconds.
+  connect_timeout: 5,
 } as const;
 
 /** Opens the database named by the options. */
@@ -42,14 +47,26 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       ...DRIVER_OPTIONS,
       max: options.maxConnections ?? 10,
     });
-    await sql`SELECT 1`;
+    try {
+      await sql`SELECT 1`;
+    } catch (err) {
+      await sql.end({ timeout: 0 });
+      throw new ConfigError(connectFailureMessage(err, options.databaseUrl));
+    }
     return { sql, kind: "postgres", close: () => sql.end({ timeout: 5 }) };
   }
   return await openEmbedded(options.dataDir);
 }
 
 async function openEmbedded(dataDir: string): Promise<Database> {
-  await Deno.mkdir(dataDir, { recursive: true });
+  try {
+    await Deno.mkdir(dataDir, { recursive: true });
+  } catch (err) {
+    throw new ConfigError(
+      `Cannot start: cannot create the data directory ${dataDir} (${(err as Error).message}): ` +
+        "set DATA_DIR to a directory this user may write",
+    );
+  }
   const pglite = await PGlite.create(dataDir, { extensions: { vector } });
   const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0 });
   await server.start();
