@@ -248,6 +248,14 @@ for (const kind of testBackends()) {
         );
       }
 
+      await t.step("pages are as accessible at phone width", async () => {
+        await page.setViewportSize({ width: 390, height: 844 });
+        for (const path of ["/dashboard", "/", "/?q=knitting&mode=text"]) {
+          await visit(page, `${server.url}${path}`, problems);
+        }
+        await page.setViewportSize({ width: 1280, height: 900 });
+      });
+
       await t.step("revoke the key after confirming; the API answers 401", async () => {
         await visit(page, `${server.url}/dashboard`, problems);
         await page.getByRole("link", { name: "Revoke knitting feed" }).click();

@@ -67,6 +67,7 @@ for (const kind of testBackends()) {
         assert.ok(!words.text.includes(GO.title));
         const online = await get(server.url, "/?attendance=online");
         assert.ok(online.text.includes(GO.title) && !online.text.includes(RUST.title));
+        assert.match(online.text, /<details class="filters" open/, "a set filter opens the panel");
         const inPerson = await get(server.url, "/?attendance=in_person");
         assert.ok(!inPerson.text.includes(GO.title) && inPerson.text.includes(RUST.title));
         const city = await get(server.url, "/?city=berlin&topic=RUST");

@@ -20,7 +20,7 @@ export const KeyStatus: FC<{ keyRecord: ApiKeyRecord; now: Date }> = ({ keyRecor
   return (
     <>
       <strong>{expired ? "Expired" : label}</strong>
-      <span class="hint">
+      <span class="hint status-hint">
         {expired ? "Refused with 401 since it expired; make a new key." : meaning}
       </span>
     </>

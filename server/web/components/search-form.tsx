@@ -11,16 +11,8 @@ export interface SearchFormProps {
   now: Date;
 }
 
-const FILTER_NAMES = [
-  "city",
-  "country",
-  "from",
-  "to",
-  "is_virtual",
-  "is_hybrid",
-  "is_free",
-  "topic",
-];
+/** Parameters set in the filters panel: it opens when any is. */
+const FILTER_NAMES = ["city", "country", "from", "to", "attendance", "is_free", "topic"];
 
 /** A value fit for a date input: only a plain date is. */
 function dateValue(value: string | undefined): string | undefined {

@@ -4,6 +4,7 @@ import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import type { KeyWithEvents } from "../../db/contributor-dashboard.ts";
 import { CONTRIBUTOR_SCOPES, KEY_LIFETIMES } from "../../accounts/dashboard-keys.ts";
 import { CsrfField, Layout } from "../components/layout.tsx";
+import { TableWrap } from "../components/table-wrap.tsx";
 import { FormProblems } from "../components/form-problems.tsx";
 import { isExpired, KeyStatus } from "../components/key-status.tsx";
 import type { PageContext, Viewer } from "../page-context.ts";
@@ -21,7 +22,7 @@ export interface DashboardPageProps {
 }
 
 const KeysTable: FC<{ keys: KeyWithEvents[]; now: Date }> = ({ keys, now }) => (
-  <div class="table-wrap">
+  <TableWrap label="Your API keys">
     <table>
       <caption class="visually-hidden">Your API keys</caption>
       <thead>
@@ -69,7 +70,7 @@ const KeysTable: FC<{ keys: KeyWithEvents[]; now: Date }> = ({ keys, now }) => (
         ))}
       </tbody>
     </table>
-  </div>
+  </TableWrap>
 );
 
 const LIFETIME_LABELS: Record<typeof KEY_LIFETIMES[number], string> = {
@@ -80,7 +81,7 @@ const LIFETIME_LABELS: Record<typeof KEY_LIFETIMES[number], string> = {
 };
 
 const NewKey: FC<{ viewer: Viewer; form?: DashboardPageProps["keyForm"] }> = ({ viewer, form }) => (
-  <section aria-labelledby="new-key-heading" class="aside stack">
+  <section aria-labelledby="new-key-heading" class="aside narrow stack">
     <h2 id="new-key-heading">Generate a key</h2>
     <FormProblems problems={form?.problems ?? []} />
     <form method="post" action="/dashboard/keys" class="stack">
@@ -123,7 +124,7 @@ const NewKey: FC<{ viewer: Viewer; form?: DashboardPageProps["keyForm"] }> = ({ 
 );
 
 const EventsTable: FC<{ events: StoredEvent[] }> = ({ events }) => (
-  <div class="table-wrap">
+  <TableWrap label="Your most recently changed events">
     <table>
       <caption class="visually-hidden">Your most recently changed events</caption>
       <thead>
@@ -159,7 +160,7 @@ const EventsTable: FC<{ events: StoredEvent[] }> = ({ events }) => (
         ))}
       </tbody>
     </table>
-  </div>
+  </TableWrap>
 );
 
 const OperatorConfirmation: FC<{ viewer: Viewer }> = ({ viewer }) => (

@@ -27,7 +27,7 @@ const When: FC<{ event: StoredEvent }> = ({ event }) => (
       <time datetime={event.starts_at}>
         {formatEventSpan(event.starts_at, event.ends_at, event.timezone)}
       </time>
-      {event.timezone ? <span class="hint">({event.timezone})</span> : null}
+      {event.timezone ? <span class="hint note">({event.timezone})</span> : null}
       <span
         class="local-time"
         data-local-time={event.starts_at}
@@ -55,7 +55,7 @@ const Where: FC<{ event: StoredEvent }> = ({ event }) => {
             </>
           )
           : null}
-        <span class="hint">· {attendanceText(event)}</span>
+        <span class="hint note">· {attendanceText(event)}</span>
       </dd>
     </>
   );
@@ -138,7 +138,9 @@ const KeepIt: FC<{ event: StoredEvent; pageUrl: string }> = ({ event, pageUrl })
     </div>
     <p>
       <ContributedLink href={event.source_url}>Original event page</ContributedLink>
-      <span class="hint">· listed via {event.platform}</span>
+      {event.platform === "other" || event.platform === "manual"
+        ? null
+        : <span class="hint note">· listed on {event.platform}</span>}
     </p>
   </aside>
 );
@@ -181,7 +183,9 @@ export const EventPage: FC<EventPageProps> = ({ page, event, similar, pageUrl })
         ? (
           <section aria-labelledby="similar-heading">
             <h2 id="similar-heading">Similar events</h2>
-            <ol class="event-list">{similar.map((e) => <EventCard key={e.id} event={e} />)}</ol>
+            <ol class="event-list grid">
+              {similar.map((e) => <EventCard key={e.id} event={e} />)}
+            </ol>
           </section>
         )
         : null}

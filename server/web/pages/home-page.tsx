@@ -138,7 +138,7 @@ export const HomePage: FC<HomePageProps> = (
       {results.events.length === 0
         ? <EmptyState params={params} aiAvailable={aiAvailable} />
         : (
-          <ol class="event-list">
+          <ol class="event-list grid">
             {results.events.map((event) => <EventCard key={event.id} event={event} />)}
           </ol>
         )}

@@ -3,6 +3,7 @@ import type { FC } from "hono/jsx";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import type { ApiKeyRecord } from "../../db/api-keys.ts";
 import { CsrfField, Layout } from "../components/layout.tsx";
+import { TableWrap } from "../components/table-wrap.tsx";
 import { EventCard } from "../components/event-card.tsx";
 import type { PageContext, Viewer } from "../page-context.ts";
 import { formatInstant } from "../event-times.ts";
@@ -79,7 +80,7 @@ const Review: FC<{ viewer: Viewer; review: PendingReview }> = ({ viewer, review 
 };
 
 const TrustedKeys: FC<{ viewer: Viewer; keys: ApiKeyRecord[] }> = ({ viewer, keys }) => (
-  <div class="table-wrap">
+  <TableWrap label="Trusted keys">
     <table>
       <caption class="visually-hidden">Trusted keys</caption>
       <thead>
@@ -116,7 +117,7 @@ const TrustedKeys: FC<{ viewer: Viewer; keys: ApiKeyRecord[] }> = ({ viewer, key
         ))}
       </tbody>
     </table>
-  </div>
+  </TableWrap>
 );
 
 export const ReviewPage: FC<ReviewPageProps> = ({ page, viewer, pending, trusted, notices }) => (
