@@ -21,7 +21,7 @@ import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
 import { LocalProvider } from "../server/embeddings/local-provider.ts";
 import { embeddingText } from "../server/embeddings/embedding-text.ts";
-import { AiSearch } from "../server/search/ai-search.ts";
+import { startAiSearch } from "../server/embeddings/start-ai-search.ts";
 import { searchEvents, type SearchMode } from "../server/search/search-events.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { realisticEvents } from "./support/realistic-events.ts";
@@ -63,9 +63,9 @@ if (!values["only-ingest"]) {
 for (const size of SIZES) {
   const dataDir = await Deno.makeTempDir({ prefix: "bench-search-" });
   const db = await openDatabase({ dataDir });
-  const ai = new AiSearch({ sql: db.sql, provider: new LocalProvider(), runWorker: false });
+  await migrate(db.sql);
+  const ai = await startAiSearch(db, { provider: new LocalProvider(), runWorker: false });
   try {
-    await migrate(db.sql);
     const load = await seed(db.sql, size);
     const status = await ai.availability.status();
     if (!status.available) throw new Error(status.reason);
@@ -87,7 +87,11 @@ for (const size of SIZES) {
   if (Deno.env.get("TEST_DATABASE_URL")) {
     const location = await createTestDatabase("postgres");
     const pg = await openDatabase(location);
-    const ai15 = new AiSearch({ sql: pg.sql, provider: new LocalProvider(), runWorker: false });
+    const ai15 = await startAiSearch(pg, {
+      provider: new LocalProvider(),
+      runWorker: false,
+      log: () => {},
+    });
     try {
       const load = await seed(pg.sql, size);
       await pg.sql`ANALYZE`;

@@ -15,7 +15,9 @@ import type { Sql } from "postgres";
 import { openDatabase } from "../server/db/connect.ts";
 import { migrate } from "../server/db/migrate.ts";
 import { LocalProvider } from "../server/embeddings/local-provider.ts";
-import { AiSearch } from "../server/search/ai-search.ts";
+import type { AiSearch } from "../server/embeddings/ai-search.ts";
+import { startAiSearch } from "../server/embeddings/start-ai-search.ts";
+import { EmbeddingWorker } from "../server/embeddings/worker.ts";
 import { searchEvents, type SearchMode } from "../server/search/search-events.ts";
 import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
@@ -93,9 +95,9 @@ async function withSearchDatabase(
 ): Promise<void> {
   const dataDir = await Deno.makeTempDir({ prefix: "eval-search-" });
   const db = await openDatabase({ dataDir });
-  const ai = new AiSearch({ sql: db.sql, provider: new LocalProvider(), runWorker: true });
+  await migrate(db.sql);
+  const ai = await startAiSearch(db, { provider: new LocalProvider(), runWorker: false });
   try {
-    await migrate(db.sql);
     const writer = await insertWriterKey(db.sql, "eval");
     for (let i = 0; i < events.length; i += 100) {
       await upsertEvents(db.sql, writer, events.slice(i, i + 100));
@@ -104,7 +106,12 @@ async function withSearchDatabase(
     const status = await ai.availability.status();
     if (!status.available) throw new Error(`AI search is unavailable: ${status.reason}`);
     const started = performance.now();
-    const embedded = await ai.worker!.runUntilIdle();
+    const worker = new EmbeddingWorker({
+      sql: db.sql,
+      provider: ai.provider,
+      store: ai.availability,
+    });
+    const embedded = await worker.runUntilIdle();
     const seconds = (performance.now() - started) / 1000;
     console.log(
       `Embedded ${embedded} events with ${ai.provider.model} in ${seconds.toFixed(0)} s.`,

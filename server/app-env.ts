@@ -1,7 +1,7 @@
 /** What handlers find on the Hono context. */
 import type { Database } from "./db/connect.ts";
 import type { Config } from "./config.ts";
-import type { AiSearch } from "./search/ai-search.ts";
+import type { AiSearch } from "./embeddings/ai-search.ts";
 
 /** The caller behind a verified key. */
 export interface Principal {
@@ -17,18 +17,11 @@ export interface Principal {
   trusted: boolean;
 }
 
-/** Things the server calls when data changes, e.g. to wake the embedding worker. */
-export interface ChangeSignals {
-  eventsWritten(eventIds: string[]): void;
-  keyTrustChanged(keyId: string): void;
-}
-
 /** Everything a request handler depends on, built once at start. */
 export interface AppDeps {
   db: Database;
   config: Config;
-  signals: ChangeSignals;
-  /** The embedding provider, vector store and worker behind semantic search. */
+  /** The embedding provider, vector store and worker behind semantic search; wakeWorker(). */
   ai: AiSearch;
 }
 

@@ -1,13 +1,11 @@
-/** Starts the whole service: database, migrations, HTTP server; and stops it cleanly. */
+/** Starts the whole service: database, migrations, AI search, HTTP server; and stops it cleanly. */
 import { type Config, ConfigError } from "./config.ts";
 import type { AppDeps } from "./app-env.ts";
 import { openDatabase } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { pruneRateLimitBuckets } from "./db/rate-limit.ts";
 import { createApp } from "./app.ts";
-import { createEmbeddingProvider } from "./embeddings/create-provider.ts";
-import { embeddingChangeSignals, listenForEmbeddingWork } from "./embeddings/change-signals.ts";
-import { AiSearch } from "./search/ai-search.ts";
+import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
 
 /** A running service. */
@@ -65,58 +63,37 @@ function listenError(err: unknown, { port, host }: Pick<Config, "port" | "host">
 /** Opens the database, applies migrations and serves HTTP on the configured port. */
 export async function startService(config: Config): Promise<RunningService> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // What is started is stopped in reverse order, also when a later step of the start fails.
+  const stops: (() => Promise<void>)[] = [() => db.close()];
+  const stopAll = async () => {
+    for (const stop of [...stops].reverse()) await stop();
+  };
   try {
     await migrate(db.sql);
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  let provider;
-  try {
-    provider = createEmbeddingProvider(config.embeddings ?? { provider: "local" });
-  } catch (err) {
-    await db.close();
-    throw new ConfigError(`Cannot start: ${(err as Error).message}`);
-  }
-  const ai = new AiSearch({
-    sql: db.sql,
-    provider,
-    runWorker: config.embeddingWorker !== "external",
-  });
-  const aiStatus = await ai.start();
-  if (!aiStatus.available) console.error(`AI search is unavailable: ${aiStatus.reason}`);
-  const unlisten = ai.worker ? await listenForEmbeddingWork(db, () => ai.wake()) : null;
-  const signals = embeddingChangeSignals(db, () => ai.wake());
-  const deps: AppDeps = { db, config, signals, ai };
-  const app = await createApp(deps);
-  const drain = new RequestDrain();
-  let server: Deno.HttpServer<Deno.NetAddr>;
-  let addr: Deno.NetAddr;
-  try {
-    ({ server, addr } = await listen(
+    const ai = await startAiSearch(db, {
+      provider: config.embeddings ?? { provider: "local" },
+      runWorker: config.embeddingWorker !== "external",
+    });
+    stops.push(() => ai.stop());
+    const deps: AppDeps = { db, config, ai };
+    const app = await createApp(deps);
+    const drain = new RequestDrain();
+    const { server, addr } = await listen(
       config,
       drain.wrap(async (request, info) => await app.fetch(request, info)),
-    ));
-  } catch (err) {
-    await unlisten?.();
-    await ai.stop();
-    await db.close();
-    throw err;
-  }
-  const pruner = setInterval(() => {
-    pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
-  }, PRUNE_EVERY_MS);
-  const host = addr.hostname === "0.0.0.0" ? "localhost" : addr.hostname;
-  return {
-    url: `http://${host}:${addr.port}`,
-    deps,
-    shutdown: async () => {
-      clearInterval(pruner);
+    );
+    stops.push(async () => {
       await drain.drain(DRAIN_MS);
       await server.shutdown();
-      await unlisten?.();
-      await ai.stop();
-      await db.close();
-    },
-  };
+    });
+    const pruner = setInterval(() => {
+      pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
+    }, PRUNE_EVERY_MS);
+    stops.push(() => Promise.resolve(clearInterval(pruner)));
+    const host = addr.hostname === "0.0.0.0" ? "localhost" : addr.hostname;
+    return { url: `http://${host}:${addr.port}`, deps, shutdown: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
 }

@@ -7,7 +7,7 @@ import { type ApiKeyRecord, revokeApiKey } from "../db/api-keys.ts";
 import { setKeyTrust } from "../db/key-trust.ts";
 import { AppError } from "../errors.ts";
 
-type Deps = Pick<AppDeps, "db" | "signals">;
+type Deps = Pick<AppDeps, "db" | "ai">;
 
 /** Trusts a key: its events enter AI search. A revoked key cannot be trusted (409). */
 export async function trustKey(deps: Deps, key: ApiKeyRecord, decidedBy: string): Promise<void> {
@@ -18,18 +18,18 @@ export async function trustKey(deps: Deps, key: ApiKeyRecord, decidedBy: string)
     );
   }
   await setKeyTrust(deps.db.sql, key.id, true, decidedBy);
-  deps.signals.keyTrustChanged(key.id);
+  deps.ai.wakeWorker();
 }
 
 /** Withdraws trust (or decides against it): the key's events leave AI search at once. */
 export async function untrustKey(deps: Deps, key: ApiKeyRecord, decidedBy: string): Promise<void> {
   await setKeyTrust(deps.db.sql, key.id, false, decidedBy);
-  deps.signals.keyTrustChanged(key.id);
+  deps.ai.wakeWorker();
 }
 
 /** Revokes a key: 401 from its next request on; its events stay listed, out of AI search. */
 export async function revokeKey(deps: Deps, key: ApiKeyRecord): Promise<ApiKeyRecord> {
   const revoked = await revokeApiKey(deps.db.sql, key.id);
-  deps.signals.keyTrustChanged(key.id);
+  deps.ai.wakeWorker();
   return revoked!;
 }

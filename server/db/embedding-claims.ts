@@ -1,12 +1,13 @@
 /**
  * Claiming the events that need a vector. The set is derived from the data on every claim: events
- * whose last writer is a trusted, unrevoked key and that have no vector for their current content
- * and the current model. A claim is a row with an expiry, written in a short transaction; the
- * provider is called outside any transaction, so slow embedding never holds a lock or the single
- * PGlite connection. A worker that dies leaves claims that expire and are taken again.
+ * that belong in AI search but have no current vector (waitsForVector in ai-search-rule.ts). A
+ * claim is a row with an expiry, written in a short transaction; the provider is called outside
+ * any transaction, so slow embedding never holds a lock or the single PGlite connection. A worker
+ * that dies leaves claims that expire and are taken again.
  */
 import type { Sql } from "postgres";
 import type { EmbeddableEvent } from "../embeddings/embedding-text.ts";
+import { waitsForVector } from "./ai-search-rule.ts";
 
 /** An event a worker now holds, with what it needs to embed it. */
 export interface ClaimedEvent extends EmbeddableEvent {
@@ -27,15 +28,15 @@ export interface ClaimOptions {
 
 /** Claims up to `limit` events that need a vector; concurrent workers get disjoint sets. */
 export async function claimEventsToEmbed(sql: Sql, o: ClaimOptions): Promise<ClaimedEvent[]> {
-  return await sql.begin(async (tx) => {
+  return await sql.begin(async (transaction) => {
+    const tx = transaction as unknown as Sql;
     return await tx<ClaimedEvent[]>`
       WITH candidates AS (
         SELECT e.id FROM events e
         JOIN api_keys k ON k.id = e.last_key_id
         LEFT JOIN event_embeddings v ON v.event_id = e.id
         LEFT JOIN embedding_claims c ON c.event_id = e.id
-        WHERE k.trusted AND k.revoked_at IS NULL
-          AND (v.event_id IS NULL OR v.model <> ${o.model} OR v.content_hash <> e.content_hash)
+        WHERE ${waitsForVector(tx, o.model)}
           AND (c.event_id IS NULL OR c.claimed_until < now())
         LIMIT ${o.limit}
         FOR UPDATE OF e SKIP LOCKED

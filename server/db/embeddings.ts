@@ -1,5 +1,6 @@
 /** Storing vectors, and what operators see of the embedding work. */
 import type { Sql } from "postgres";
+import { inAiSearch, keyFeedsAiSearch, waitsForVector } from "./ai-search-rule.ts";
 
 /** A vector made for an event from one version of its content. */
 export interface NewEmbedding {
@@ -60,27 +61,38 @@ export async function saveEmbeddings(
   });
 }
 
-/** How far AI search is behind the data. */
-export interface EmbeddingBacklog {
-  /** Events of trusted keys without a current vector. */
+/** How many events AI search holds, and how far it is behind the data. */
+export interface AiSearchCounts {
+  /** Events in AI search: what semantic search can find. */
+  inAiSearch: number;
+  /** Events that belong in AI search but still wait for a current vector of the model. */
   waiting: number;
   /** Of those, events held back after failed attempts. */
   failing: number;
   lastError: string | null;
 }
 
-/** Counts the events still waiting for a vector of `model`. */
-export async function embeddingBacklog(sql: Sql, model: string): Promise<EmbeddingBacklog> {
-  const [row] = await sql<{ waiting: number; failing: number; last_error: string | null }[]>`
-    SELECT count(*)::int AS waiting,
-           count(*) FILTER (WHERE c.attempts > 0)::int AS failing,
+/** Counts the events of trusted keys by whether they have a current vector of `model` yet. */
+export async function aiSearchCounts(sql: Sql, model: string): Promise<AiSearchCounts> {
+  const [row] = await sql<
+    { in_ai_search: number; waiting: number; failing: number; last_error: string | null }[]
+  >`
+    SELECT count(*) FILTER (WHERE ${inAiSearch(sql)})::int AS in_ai_search,
+           count(*) FILTER (WHERE ${waitsForVector(sql, model)})::int AS waiting,
+           count(*) FILTER (WHERE ${waitsForVector(sql, model)} AND c.attempts > 0)::int
+             AS failing,
            (array_agg(c.last_error ORDER BY c.claimed_until DESC)
-              FILTER (WHERE c.last_error IS NOT NULL))[1] AS last_error
+              FILTER (WHERE c.last_error IS NOT NULL AND ${waitsForVector(sql, model)}))[1]
+             AS last_error
     FROM events e
     JOIN api_keys k ON k.id = e.last_key_id
     LEFT JOIN event_embeddings v ON v.event_id = e.id
     LEFT JOIN embedding_claims c ON c.event_id = e.id
-    WHERE k.trusted AND k.revoked_at IS NULL
-      AND (v.event_id IS NULL OR v.model <> ${model} OR v.content_hash <> e.content_hash)`;
-  return { waiting: row.waiting, failing: row.failing, lastError: row.last_error };
+    WHERE ${keyFeedsAiSearch(sql)}`;
+  return {
+    inAiSearch: row.in_ai_search,
+    waiting: row.waiting,
+    failing: row.failing,
+    lastError: row.last_error,
+  };
 }

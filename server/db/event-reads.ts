@@ -1,6 +1,7 @@
 /** Public reads of events: one by id, and the filtered, paginated list. */
 import type { Fragment, Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
+import { inAiSearch } from "./ai-search-rule.ts";
 import { type Attendance, attendanceCondition } from "./attendance.ts";
 import { nearCondition, type NearFilter } from "./near-condition.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
@@ -41,11 +42,7 @@ export function eventColumns(sql: Sql): Fragment {
     e.is_virtual, e.is_hybrid, e.is_free, e.price_min, e.price_max, e.currency, e.is_sold_out,
     e.event_type, e.categories, e.tags, e.topics, e.organiser_name, e.organiser_url,
     e.cover_image_url, e.attendee_count, e.capacity, e.created_at, e.updated_at,
-    (k.trusted AND k.revoked_at IS NULL AND EXISTS (
-      -- In AI search exactly when semantic search can find it: see server/db/event-search.ts.
-      SELECT 1 FROM event_embeddings v JOIN embedding_model m ON m.model = v.model
-      WHERE v.event_id = e.id AND v.content_hash = e.content_hash
-    )) AS in_ai_search`;
+    ${inAiSearch(sql)} AS in_ai_search`;
 }
 
 type EventRow = Omit<StoredEvent, "starts_at" | "ends_at" | "created_at" | "updated_at"> & {

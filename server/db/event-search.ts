@@ -4,6 +4,7 @@
  */
 import type { Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
+import { keyFeedsAiSearch, vectorIsCurrent } from "./ai-search-rule.ts";
 import { eventColumns, type EventFilters, filterConditions, toStoredEvent } from "./event-reads.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 import { textQueryOf } from "./text-query.ts";
@@ -93,9 +94,8 @@ export interface VectorQuery {
 }
 
 /**
- * Events in AI search nearest to the vector (cosine), within the filters; score is cosine
- * similarity. In AI search means: last written by a trusted, unrevoked key, and a vector of the
- * current model made from the event's current content.
+ * Events in AI search (server/db/ai-search-rule.ts) nearest to the vector (cosine), within the
+ * filters; score is cosine similarity.
  *
  * The HNSW index answers "nearest N vectors" fast, but the planner will not use it once filters
  * are joined in (it cannot tell how many rows they keep). So the index is asked for a pool of
@@ -118,8 +118,8 @@ export async function rankByVector(
     FROM event_embeddings v
     JOIN events e ON e.id = v.event_id
     JOIN api_keys k ON k.id = e.last_key_id
-    WHERE v.model = ${q.model} AND v.content_hash = e.content_hash
-      AND k.trusted AND k.revoked_at IS NULL AND ${filterConditions(sql, filters)}
+    WHERE ${vectorIsCurrent(sql, q.model)} AND ${keyFeedsAiSearch(sql)}
+      AND ${filterConditions(sql, filters)}
     ORDER BY distance, e.starts_at, e.id
     LIMIT ${limit}`;
   return rows.map(toVectorHit);
@@ -146,18 +146,19 @@ async function nearestFromIndex(
     if (q.iterativeScan) await tx`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
     const rows = await tx<Row[]>`
       WITH nearest AS MATERIALIZED (
-        SELECT event_id, content_hash, embedding <=> ${vector}::vector AS distance
+        SELECT event_id, model, content_hash, embedding <=> ${vector}::vector AS distance
         FROM event_embeddings WHERE model = ${q.model}
         ORDER BY embedding <=> ${vector}::vector
         LIMIT ${pool}
       )
-      SELECT ${eventColumns(tx)}, n.distance, (SELECT count(*) FROM nearest) AS candidates
-      FROM nearest n
-      JOIN events e ON e.id = n.event_id AND e.content_hash = n.content_hash
+      SELECT ${eventColumns(tx)}, v.distance, (SELECT count(*) FROM nearest) AS candidates
+      FROM nearest v
+      JOIN events e ON e.id = v.event_id
       JOIN api_keys k ON k.id = e.last_key_id
-      WHERE k.trusted AND k.revoked_at IS NULL AND ${filterConditions(tx, filters)}
+      WHERE ${vectorIsCurrent(tx, q.model)} AND ${keyFeedsAiSearch(tx)}
+        AND ${filterConditions(tx, filters)}
       -- relaxed_order may return neighbours slightly out of order.
-      ORDER BY n.distance, e.starts_at, e.id
+      ORDER BY v.distance, e.starts_at, e.id
       LIMIT ${limit}`;
     const candidates = Number(rows[0]?.candidates ?? 0);
     return {

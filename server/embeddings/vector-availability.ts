@@ -34,11 +34,6 @@ export class VectorAvailability {
     return this.#pending;
   }
 
-  /** The last known state without touching the database; null before the first check. */
-  lastKnown(): VectorStoreStatus | null {
-    return this.#last;
-  }
-
   async #check(): Promise<VectorStoreStatus> {
     let status: VectorStoreStatus;
     try {

@@ -6,9 +6,7 @@
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/connect.ts";
 import { migrate } from "../db/migrate.ts";
-import { createEmbeddingProvider } from "./create-provider.ts";
-import { listenForEmbeddingWork } from "./change-signals.ts";
-import { AiSearch } from "../search/ai-search.ts";
+import { startAiSearch } from "./start-ai-search.ts";
 import { runUntilSignal } from "../run-until-signal.ts";
 
 /** `--batch-size N` and `--claim-seconds N`; other settings come from the environment. */
@@ -29,20 +27,21 @@ function workerFlags(args: string[]): { batchSize?: number; claimMs?: number } {
 await runUntilSignal(async () => {
   const config = loadConfig(Deno.env.toObject());
   const flags = workerFlags(Deno.args);
-  const provider = createEmbeddingProvider(config.embeddings ?? { provider: "local" });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrate(db.sql);
-  const ai = new AiSearch({ sql: db.sql, provider, runWorker: true, worker: flags });
-  const status = await ai.start();
-  console.log(
-    status.available
-      ? `Embedding worker started with ${provider.model}`
-      : `Embedding worker waiting: AI search is unavailable: ${status.reason}`,
-  );
-  const unlisten = await listenForEmbeddingWork(db, () => ai.wake());
-  return async () => {
-    await unlisten();
-    await ai.stop();
+  try {
+    await migrate(db.sql);
+    const ai = await startAiSearch(db, {
+      provider: config.embeddings ?? { provider: "local" },
+      runWorker: true,
+      worker: flags,
+    });
+    console.log(`Embedding worker started with ${ai.provider.model}`);
+    return async () => {
+      await ai.stop();
+      await db.close();
+    };
+  } catch (err) {
     await db.close();
-  };
+    throw err;
+  }
 });

@@ -30,7 +30,7 @@ export interface EmbeddingWorkerOptions {
 
 /** What the worker is doing, for /healthz. */
 export interface WorkerState {
-  running: boolean;
+  /** Events given a current vector since start. */
   embedded: number;
   lastError: string | null;
   /** When the worker will try the provider again after a failure. */
@@ -45,7 +45,7 @@ export class EmbeddingWorker {
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
   #backoffMs = 0;
-  #state: WorkerState = { running: false, embedded: 0, lastError: null, backoffUntil: null };
+  #state: WorkerState = { embedded: 0, lastError: null, backoffUntil: null };
 
   constructor(options: EmbeddingWorkerOptions) {
     this.#o = {
@@ -64,7 +64,6 @@ export class EmbeddingWorker {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#state.running = true;
     this.#loop = this.#run();
   }
 
@@ -79,9 +78,9 @@ export class EmbeddingWorker {
     this.#stopped = true;
     this.wake();
     await this.#loop;
-    this.#state.running = false;
   }
 
+  /** What the worker is doing now. */
   state(): WorkerState {
     return { ...this.#state };
   }

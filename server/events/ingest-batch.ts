@@ -5,7 +5,7 @@ import type { AppDeps, Principal } from "../app-env.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
 import { recordFirstBatch } from "../db/api-keys.ts";
 
-/** Upserts the batch, keeps it for review when it is the key's first, and signals the change. */
+/** Upserts the batch, keeps it for review when it is the key's first, and wakes the worker. */
 export async function ingestBatch(
   deps: AppDeps,
   principal: Principal,
@@ -27,7 +27,7 @@ export async function ingestBatch(
   // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
   // while this batch was in flight.
   if (principal.trusted && outcome.eventIds.length > 0) {
-    deps.signals.eventsWritten(outcome.eventIds);
+    deps.ai.wakeWorker();
   }
   return outcome;
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { AppDeps } from "../app-env.ts";
 import { getEventById } from "../db/event-reads.ts";
 import { rankByVector } from "../db/event-search.ts";
-import { storedVectorOf } from "../db/event-vectors.ts";
+import { currentVectorOf } from "../db/event-vector.ts";
 import { eventIdArgument, noSuchEvent } from "./event-id-argument.ts";
 import { CompactEvent, compactEvent, type Site } from "./event-views.ts";
 import { filterArguments, toEventFilters } from "./filter-arguments.ts";
@@ -47,7 +47,7 @@ export async function findSimilarEventsTool(
         "use search_events with words from the event's title or topics instead.",
     );
   }
-  const vector = event.in_ai_search ? await storedVectorOf(sql, event.id) : null;
+  const vector = event.in_ai_search ? await currentVectorOf(sql, event.id) : null;
   if (vector === null) {
     throw new ToolCallError(
       "This event is not in AI search (its contributor is not trusted yet, or it is still " +

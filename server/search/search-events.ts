@@ -4,7 +4,7 @@ import type { EventFilters } from "../db/event-reads.ts";
 import { rankByText, rankByVector, type RankedEvent } from "../db/event-search.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
 import { AppError } from "../errors.ts";
-import type { AiSearch } from "./ai-search.ts";
+import type { AiSearch } from "../embeddings/ai-search.ts";
 import { fuseRankings } from "./fuse-rankings.ts";
 
 export const SEARCH_MODES = ["text", "semantic", "hybrid"] as const;

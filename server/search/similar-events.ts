@@ -3,7 +3,7 @@ import type { Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { currentVectorOf } from "../db/event-vector.ts";
 import { rankByVector } from "../db/event-search.ts";
-import type { AiSearch } from "./ai-search.ts";
+import type { AiSearch } from "../embeddings/ai-search.ts";
 
 /**
  * Up to `limit` upcoming events nearest to `event`, never the event itself. Empty when the event

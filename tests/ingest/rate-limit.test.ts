@@ -8,7 +8,7 @@ import { createApiKey, startTestServer } from "../support/test-server.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createApp } from "../../server/app.ts";
-import { AiSearch } from "../../server/search/ai-search.ts";
+import { startAiSearch } from "../../server/embeddings/start-ai-search.ts";
 import { LocalProvider } from "../../server/embeddings/local-provider.ts";
 import { get, postEvents, type Reply, send } from "./support/http.ts";
 import { freshEvent } from "./support/batches.ts";
@@ -161,9 +161,8 @@ Deno.test("[pglite] two app instances on one database share one limit", async ()
   const adminKey = generateApiKey();
   const config = { ...loadConfig({ ADMIN_API_KEY: adminKey }), logRequests: false };
   const servers = await Promise.all([0, 1].map(async () => {
-    const ai = new AiSearch({ sql: db.sql, provider: new LocalProvider(), runWorker: false });
-    const signals = { eventsWritten() {}, keyTrustChanged() {} };
-    const app = await createApp({ db, config, signals, ai });
+    const ai = await startAiSearch(db, { provider: new LocalProvider(), runWorker: false });
+    const app = await createApp({ db, config, ai });
     const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
     const server = Deno.serve({
       port: 0,
