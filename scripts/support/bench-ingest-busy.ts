@@ -15,6 +15,7 @@ import {
 } from "../../tests/support/test-server.ts";
 import { realisticEvents } from "./realistic-events.ts";
 import { fmt, percentile } from "./stats.ts";
+import type { FigureLog, Target } from "./figures.ts";
 
 export interface IngestBusyOptions {
   /** Rounds of idle + busy; the ratio reported is their median. */
@@ -25,9 +26,12 @@ export interface IngestBusyOptions {
   niceness?: number;
   /** Seconds of the throughput phases (with and without ingestion). */
   throughputSeconds?: number;
+  /** Where to record the figures, besides printing them. */
+  log?: FigureLog;
+  targets?: { drainIdle?: Target; drainBusy?: Target };
 }
 
-const BACKLOG = 2000;
+const BACKLOG = 4000;
 
 /** Prints ingestion p50/p95 of 100-event batches, worker idle vs embedding a backlog. */
 export async function measureIngestionUnderEmbedding(
@@ -108,6 +112,30 @@ export async function measureIngestionUnderEmbedding(
         `during back-to-back ingestion (${left} still waiting)`,
     );
     if (!left) console.log("  WARNING: the backlog ran out; busy figures include idle time");
+    const section = "Embedding, PGlite";
+    options.log?.add({
+      section,
+      name: "local-model drain, no requests",
+      value: quiet,
+      unit: "events/s",
+      target: options.targets?.drainIdle,
+    });
+    options.log?.add({
+      section,
+      name: "local-model drain, during back-to-back ingestion",
+      value: loaded,
+      unit: "events/s",
+      target: options.targets?.drainBusy,
+      note: left ? undefined : "the backlog ran out",
+    });
+    options.log?.add({
+      section,
+      name: "100-event batch p95, HTTP, worker busy / idle",
+      value: median(ratios),
+      unit: "x",
+      note: `idle p95 ${percentile(idle.flat(), 95).toFixed(1)} ms, busy p95 ` +
+        `${percentile(busy.flat(), 95).toFixed(1)} ms`,
+    });
   } finally {
     await server.close();
   }
