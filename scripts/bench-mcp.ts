@@ -11,16 +11,12 @@
  * database is made there and dropped afterwards).
  */
 import { parseArgs } from "node:util";
-import type { Sql } from "postgres";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { EventBatch } from "../shared/event-schema.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { migrate } from "../server/db/migrate.ts";
-import { upsertEvents } from "../server/db/events.ts";
-import { insertWriterKey } from "../tests/support/writer-key.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
-import { realisticEvents } from "./support/realistic-events.ts";
 import { fmt, percentile } from "./support/stats.ts";
+import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -48,7 +44,7 @@ const dataDir = location ? "" : await Deno.makeTempDir({ prefix: "bench-mcp-" })
 try {
   const db = await openDatabase({ dataDir, databaseUrl: location?.databaseUrl });
   await migrate(db.sql);
-  const loadMs = await seed(db.sql, SIZE);
+  const loadMs = await seedRealisticEvents(db.sql, SIZE);
   // PGlite runs no autovacuum: give the planner the statistics a server would have by now.
   await db.sql`ANALYZE`;
   await db.close();
@@ -56,7 +52,7 @@ try {
     `${location ? "PostgreSQL" : "PGlite"}, ${SIZE} events (loaded in ` +
       `${(loadMs / 1000).toFixed(0)} s), ${RUNS} runs of each, concurrency 1`,
   );
-  const server = await startServer({ dataDir, databaseUrl: location?.databaseUrl });
+  const server = await startServerProcess({ dataDir, databaseUrl: location?.databaseUrl });
   try {
     await compare(server.url);
   } finally {
@@ -134,56 +130,4 @@ async function getJson(url: string): Promise<unknown> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
   return await res.json();
-}
-
-/** Stores `size` realistic events under an untrusted key (no embedding work meanwhile). */
-async function seed(sql: Sql, size: number): Promise<number> {
-  const started = performance.now();
-  const writer = await insertWriterKey(sql, "bench");
-  for (let first = 0; first < size; first += 500) {
-    const batch = realisticEvents(first, Math.min(500, size - first))
-      .map((e) => EventBatch.parse({ events: [e] }).events[0]);
-    await upsertEvents(sql, writer, batch);
-  }
-  return performance.now() - started;
-}
-
-/** The server in its own process, as deployed; resolves once it listens. */
-async function startServer(o: { dataDir: string; databaseUrl?: string }) {
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (probe.addr as Deno.NetAddr).port;
-  probe.close();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../server/main.ts", import.meta.url).pathname],
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : { DATA_DIR: o.dataDir }),
-      LOG_REQUESTS: "false",
-      PUBLIC_RATE_LIMIT_PER_MINUTE: "100000000",
-      // No local model in the way: these searches are text searches and listings.
-      EMBEDDINGS_PROVIDER: "openai",
-      OPENAI_API_KEY: "sk-bench-unused",
-      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
-      EMBEDDINGS_WORKER: "external",
-    },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let output = "";
-  while (!output.includes("Listening on")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`The server stopped before listening: ${output}`);
-    output += value;
-  }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
 }

@@ -250,7 +250,7 @@ for (const kind of testBackends()) {
 
       await t.step("pages are as accessible at phone width", async () => {
         await page.setViewportSize({ width: 390, height: 844 });
-        for (const path of ["/dashboard", "/", "/?q=knitting&mode=text"]) {
+        for (const path of ["/dashboard", "/", "/?q=knitting&mode=text", "/events/gone"]) {
           await visit(page, `${server.url}${path}`, problems);
         }
         await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,0 +1,110 @@
+/**
+ * How fast the site's pages are served: the home page (first and later pages, with filters), the
+ * search page and an event page, p50/p95 over HTTP at concurrency 1, from the real server in its
+ * own process, with 100,000 events. Target: home and search p95 at most 50 ms on PostgreSQL.
+ *
+ *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-pages.ts [--size 100000] [--runs 200]
+ *
+ * PostgreSQL when TEST_DATABASE_URL is set (a fresh database is made there and dropped
+ * afterwards), else PGlite in a temporary directory.
+ */
+import { parseArgs } from "node:util";
+import { openDatabase } from "../server/db/connect.ts";
+import { migrate } from "../server/db/migrate.ts";
+import { createTestDatabase } from "../tests/support/databases.ts";
+import { fmt, percentile } from "./support/stats.ts";
+import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    size: { type: "string", default: "100000" },
+    runs: { type: "string", default: "200" },
+  },
+});
+const SIZE = Number(values.size);
+const RUNS = Number(values.runs);
+const WARM_UP = 20;
+const TARGET_MS = 50;
+const QUERIES = [
+  "rust",
+  "kubernetes workshop",
+  "machine learning",
+  "data engineering meetup",
+  "security",
+  "web performance",
+  "cloud",
+  "hands-on session about databases",
+];
+
+const postgresUrl = Deno.env.get("TEST_DATABASE_URL");
+const location = postgresUrl ? await createTestDatabase("postgres") : null;
+const dataDir = location ? "" : await Deno.makeTempDir({ prefix: "bench-pages-" });
+try {
+  const db = await openDatabase({ dataDir, databaseUrl: location?.databaseUrl });
+  await migrate(db.sql);
+  const loadMs = await seedRealisticEvents(db.sql, SIZE);
+  // PGlite runs no autovacuum: give the planner the statistics a server would have by now.
+  await db.sql`ANALYZE`;
+  const [{ id: eventId }] = await db.sql`SELECT id FROM events ORDER BY id LIMIT 1`;
+  await db.close();
+  console.log(
+    `${location ? "PostgreSQL" : "PGlite"}, ${SIZE} events (loaded in ` +
+      `${(loadMs / 1000).toFixed(0)} s), ${RUNS} requests of each page, concurrency 1`,
+  );
+  const server = await startServerProcess({ dataDir, databaseUrl: location?.databaseUrl });
+  try {
+    await measure(server.url, eventId);
+  } finally {
+    await server.stop();
+  }
+} finally {
+  if (location) await location.drop();
+  else await Deno.remove(dataDir, { recursive: true });
+}
+
+/** The link to the next page in a listing page, to time a page reached by cursor. */
+async function nextPagePath(baseUrl: string, path: string): Promise<string> {
+  const html = await (await fetch(`${baseUrl}${path}`)).text();
+  const href = /<a href="([^"]+)" rel="next">/.exec(html)?.[1];
+  if (!href) throw new Error(`No next page on ${path}`);
+  return href.replaceAll("&amp;", "&");
+}
+
+/** Times the pages round-robin, so that they share the machine's noise. */
+async function measure(baseUrl: string, eventId: string): Promise<void> {
+  const q = (i: number) => encodeURIComponent(QUERIES[i % QUERIES.length]);
+  const pages: Record<string, (i: number) => string> = {
+    "home": () => "/",
+    "home, page 2 (cursor)": ((later) => () => later)(await nextPagePath(baseUrl, "/")),
+    "home, city + in person": () => "/?city=Berlin&attendance=in_person",
+    "home, this month": () => "/?from=2027-03-01&to=2027-03-31",
+    "search": (i) => `/?q=${q(i)}`,
+    "search, city filter": (i) => `/?q=${q(i)}&city=Berlin`,
+    "search, 100 results": (i) => `/?q=${q(i)}&limit=100`,
+    "event page": () => `/events/${eventId}`,
+    "ICS feed, city (100)": () => "/events.ics?city=Berlin",
+  };
+  const times: Record<string, number[]> = Object.fromEntries(
+    Object.keys(pages).map((name) => [name, []]),
+  );
+  for (let i = 0; i < RUNS + WARM_UP; i++) {
+    for (const [name, path] of Object.entries(pages)) {
+      const t = performance.now();
+      const res = await fetch(`${baseUrl}${path(i)}`);
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${path(i)} answered ${res.status}`);
+      // The first rounds warm caches and prepared statements.
+      if (i >= WARM_UP) times[name].push(performance.now() - t);
+    }
+  }
+  for (const [name, ms] of Object.entries(times)) {
+    const p95 = percentile(ms, 95);
+    const mark = name.startsWith("home") || name.startsWith("search")
+      ? (p95 <= TARGET_MS ? "  within target" : `  OVER the ${TARGET_MS} ms target`)
+      : "";
+    console.log(
+      `  ${name.padEnd(24)} p50 ${fmt(percentile(ms, 50))} ms   p95 ${fmt(p95)} ms${mark}`,
+    );
+  }
+}

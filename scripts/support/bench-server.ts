@@ -1,0 +1,60 @@
+/** The pieces benchmarks of the HTTP server share: seeding events, and the server as deployed. */
+import type { Sql } from "postgres";
+import { EventBatch } from "../../shared/event-schema.ts";
+import { upsertEvents } from "../../server/db/events.ts";
+import { insertWriterKey } from "../../tests/support/writer-key.ts";
+import { realisticEvents } from "./realistic-events.ts";
+
+/** Stores `size` realistic events under an untrusted key (no embedding work meanwhile). */
+export async function seedRealisticEvents(sql: Sql, size: number): Promise<number> {
+  const started = performance.now();
+  const writer = await insertWriterKey(sql, "bench");
+  for (let first = 0; first < size; first += 500) {
+    const batch = realisticEvents(first, Math.min(500, size - first))
+      .map((e) => EventBatch.parse({ events: [e] }).events[0]);
+    await upsertEvents(sql, writer, batch);
+  }
+  return performance.now() - started;
+}
+
+/**
+ * The server in its own process, as deployed, with no embedding work in the way (these
+ * benchmarks time listings and text searches); resolves once it listens.
+ */
+export async function startServerProcess(o: { dataDir: string; databaseUrl?: string }) {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../../server/main.ts", import.meta.url).pathname],
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : { DATA_DIR: o.dataDir }),
+      LOG_REQUESTS: "false",
+      PUBLIC_RATE_LIMIT_PER_MINUTE: "100000000",
+      EMBEDDINGS_PROVIDER: "openai",
+      OPENAI_API_KEY: "sk-bench-unused",
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      EMBEDDINGS_WORKER: "external",
+    },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let output = "";
+  while (!output.includes("Listening on")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`The server stopped before listening: ${output}`);
+    output += value;
+  }
+  reader.releaseLock();
+  child.stdout.cancel().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
