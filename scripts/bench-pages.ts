@@ -13,6 +13,7 @@ import { openDatabase } from "../server/db/connect.ts";
 import { migrate } from "../server/db/migrate.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { fmt, percentile } from "./support/stats.ts";
+import { loadAverage } from "./support/figures.ts";
 import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
 
 const { values } = parseArgs({
@@ -50,7 +51,8 @@ try {
   await db.close();
   console.log(
     `${location ? "PostgreSQL" : "PGlite"}, ${SIZE} events (loaded in ` +
-      `${(loadMs / 1000).toFixed(0)} s), ${RUNS} requests of each page, concurrency 1`,
+      `${(loadMs / 1000).toFixed(0)} s), ${RUNS} requests of each page, concurrency 1, ` +
+      `load average ${loadAverage().toFixed(1)} on ${navigator.hardwareConcurrency} cores`,
   );
   const server = await startServerProcess({ dataDir, databaseUrl: location?.databaseUrl });
   try {
@@ -98,6 +100,7 @@ async function measure(baseUrl: string, eventId: string): Promise<void> {
       if (i >= WARM_UP) times[name].push(performance.now() - t);
     }
   }
+  console.log(`  (load average after: ${loadAverage().toFixed(1)})`);
   for (const [name, ms] of Object.entries(times)) {
     const p95 = percentile(ms, 95);
     const mark = name.startsWith("home") || name.startsWith("search")
