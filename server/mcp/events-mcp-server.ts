@@ -13,6 +13,7 @@ import {
 import { GetEventInput, GetEventOutput, getEventTool } from "./get-event-tool.ts";
 import { ListFacetsInput, ListFacetsOutput, listFacetsTool } from "./list-facets-tool.ts";
 import { SearchEventsInput, SearchEventsOutput, searchEventsTool } from "./search-events-tool.ts";
+import { memoiseJsonSchema } from "./memoised-json-schema.ts";
 import { runTool, toolResult } from "./tool-results.ts";
 
 /** Every tool only reads public data, gives the same answer for the same data, and stays here. */
@@ -28,6 +29,19 @@ their organisers and by community scrapers. Start with search_events; use list_f
 which cities, countries and topics have events before asking the user to narrow down; get_event \
 for every detail of one event; find_similar_events for "more like this". Cite events with their \
 page_url or source_url. Times are given in UTC and in the event's own zone.`;
+
+for (
+  const schema of [
+    SearchEventsInput,
+    SearchEventsOutput,
+    GetEventInput,
+    GetEventOutput,
+    FindSimilarEventsInput,
+    FindSimilarEventsOutput,
+    ListFacetsInput,
+    ListFacetsOutput,
+  ]
+) memoiseJsonSchema(schema);
 
 /** A fresh server with the tools, for one request; `site` is where event pages live. */
 export function createEventsMcpServer(deps: AppDeps, site: Site): McpServer {
