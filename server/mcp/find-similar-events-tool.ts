@@ -1,13 +1,11 @@
 /**
- * find_similar_events: the events nearest in meaning to one event. Only events in AI search take
- * part, on both sides: the event compared needs its current vector, and the vector ranking of
- * the shared search code only ever returns events in AI search.
+ * find_similar_events: the events nearest in meaning to one event, through the same code as the
+ * site's "similar events". Only events in AI search take part, on both sides.
  */
 import { z } from "zod";
 import type { AppDeps } from "../app-env.ts";
 import { getEventById } from "../db/event-reads.ts";
-import { rankByVector } from "../db/event-search.ts";
-import { currentVectorOf } from "../db/event-vector.ts";
+import { rankSimilarEvents } from "../search/similar-events.ts";
 import { eventIdArgument, noSuchEvent } from "./event-id-argument.ts";
 import { CompactEvent, compactEvent, type Site } from "./event-views.ts";
 import { filterArguments, toEventFilters } from "./filter-arguments.ts";
@@ -37,32 +35,27 @@ export async function findSimilarEventsTool(
   args: z.output<typeof FindSimilarEventsInput>,
 ): Promise<z.infer<typeof FindSimilarEventsOutput>> {
   const { filters } = toEventFilters(args, new Date());
-  const sql = deps.db.sql;
-  const event = await getEventById(sql, args.id);
+  const event = await getEventById(deps.db.sql, args.id);
   if (!event) throw new ToolCallError(noSuchEvent(args.id));
-  const status = await deps.ai.availability.status();
-  if (!status.available) {
+  const similar = await rankSimilarEvents(deps.db.sql, deps.ai, {
+    event,
+    limit: args.limit,
+    filters,
+  });
+  if (similar.kind === "unavailable") {
     throw new ToolCallError(
-      `AI search is unavailable: ${status.reason}. Similar events cannot be found by meaning; ` +
+      `AI search is unavailable: ${similar.reason}. Similar events cannot be found by meaning; ` +
         "use search_events with words from the event's title or topics instead.",
     );
   }
-  const vector = event.in_ai_search ? await currentVectorOf(sql, event.id) : null;
-  if (vector === null) {
+  if (similar.kind === "not_in_ai_search") {
     throw new ToolCallError(
       "This event is not in AI search (its contributor is not trusted yet, or it is still " +
         "being indexed), so it cannot be compared by meaning: use search_events with words " +
         "from its title or topics instead.",
     );
   }
-  const hits = await rankByVector(
-    sql,
-    { vector, model: status.model, iterativeScan: status.iterativeScan },
-    filters,
-    args.limit + 1,
-  );
-  const results = hits.filter((h) => h.event.id !== event.id).slice(0, args.limit)
-    .map((h) => compactEvent(h.event, site, h.score));
+  const results = similar.hits.map((h) => compactEvent(h.event, site, h.score));
   return {
     source: { id: event.id, title: event.title },
     results: results.slice(0, fitPage(results)),
