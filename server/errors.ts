@@ -4,6 +4,7 @@
  */
 import type { Context } from "hono";
 import type { ValidationDetail } from "../shared/validation-details.ts";
+import { isDatabaseUnavailable } from "./db/connection-errors.ts";
 
 const STATUS = {
   validation_failed: 400,
@@ -56,10 +57,22 @@ export function validationError(details: ValidationDetail[]): AppError {
   return new AppError("validation_failed", "Validation failed", { details });
 }
 
+/** A lost database connection (restart, failover) is the database's absence, not a bug: 503. */
+function databaseUnavailable(): AppError {
+  return new AppError(
+    "service_unavailable",
+    "The database is unavailable for a moment (restarting or failing over): send the request " +
+      "again in a few seconds",
+    { retryAfterSeconds: 2 },
+  );
+}
+
 /** The JSON response for any thrown value; unknown errors become a 500 without internals. */
 export function errorResponse(c: Context, err: unknown): Response {
   const appError = err instanceof AppError
     ? err
+    : isDatabaseUnavailable(err)
+    ? databaseUnavailable()
     : new AppError("internal", "The server could not complete the request; try again later.");
   const { details, headers = {}, retryAfterSeconds } = appError.options;
   for (const [name, value] of Object.entries(headers)) c.header(name, value);

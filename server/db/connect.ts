@@ -8,6 +8,7 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { ConfigError } from "../config.ts";
 import { connectFailureMessage } from "./connection-errors.ts";
+import { guardDatabaseDriver } from "./driver-guard.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -38,10 +39,15 @@ const DRIVER_OPTIONS = {
   // While the server restarts, a connection attempt fails at once (refused) or hangs on an
   // unreachable host: bound the wait, so that a request gets its 503 in seconds.
   connect_timeout: 5,
-} as const;
+  // A query that finds its connection closed waits this long before the connection is tried
+  // again. postgres.js's default grows with the failures of the whole pool to 10-20 s, so after a
+  // restart requests hung that long although the server was back: cap it at a second.
+  backoff: (failures: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** failures, 1),
+};
 
 /** Opens the database named by the options. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  await guardDatabaseDriver();
   if (options.databaseUrl) {
     const sql = postgres(options.databaseUrl, {
       ...DRIVER_OPTIONS,
