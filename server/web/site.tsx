@@ -3,19 +3,17 @@
  * pages on the API's own functions. Mounted into the application by createApp.
  */
 import { Hono } from "hono";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { every } from "hono/combine";
-import { HTTPException } from "hono/http-exception";
 import type { AppDeps } from "../app-env.ts";
-import { AppError, errorResponse } from "../errors.ts";
 import { sameOriginForms } from "../accounts/csrf.ts";
+import { rateLimit } from "../middleware/rate-limit.ts";
+import { clientAddress } from "../client-address.ts";
 import { loadStaticAssets } from "./static-assets.ts";
 import { siteSecurityHeaders } from "./security-headers.ts";
 import type { SiteEnv } from "./site-context.ts";
-import { pageContext } from "./site-context.ts";
 import { loadViewer } from "./viewer.ts";
-import { renderDocument } from "./components/layout.tsx";
-import { MessagePage } from "./pages/message-page.tsx";
+import { onSiteError } from "./site-errors.tsx";
 import { homeRoute } from "./routes/home-route.tsx";
 import { eventIcsRoute, eventRoute } from "./routes/event-route.tsx";
 import { atomFeedRoute, icsFeedRoute } from "./routes/feed-routes.ts";
@@ -25,11 +23,7 @@ import {
   signOutRoute,
   signUpRoute,
 } from "./routes/account-routes.tsx";
-import {
-  confirmOperatorRoute,
-  dashboardRoute,
-  SignInRequired,
-} from "./routes/dashboard-routes.tsx";
+import { confirmOperatorRoute, dashboardRoute } from "./routes/dashboard-routes.tsx";
 import {
   createKeyRoute,
   deleteAllConfirmRoute,
@@ -47,49 +41,6 @@ import {
   revokeConfirmRoute,
 } from "./routes/review-routes.tsx";
 
-const PAGE_TITLES: Record<number, string> = {
-  400: "That request was not understood",
-  403: "Not allowed",
-  404: "Not found",
-  429: "Too many requests",
-  500: "Something went wrong",
-  503: "Temporarily unavailable",
-};
-
-/** Feeds and files answer errors like the API does (JSON); pages answer with a page. */
-function isPage(c: Context): boolean {
-  return !/\.(ics|atom)$/.test(c.req.path);
-}
-
-function errorPage(c: Context, status: number, message: string): Response {
-  const body = renderDocument(
-    <MessagePage page={pageContext(c)} title={PAGE_TITLES[status] ?? "Error"} message={message} />,
-  );
-  return c.html(body, status as 404);
-}
-
-function onSiteError(err: Error, c: Context): Response {
-  if (err instanceof SignInRequired) return c.redirect("/sign-in", 303);
-  if (err instanceof HTTPException) {
-    // Hono's csrf middleware refuses with 403.
-    if (!isPage(c)) return err.getResponse();
-    return errorPage(
-      c,
-      err.status,
-      "This form did not come from this site. Reload the page and send it again.",
-    );
-  }
-  if (!isPage(c)) return errorResponse(c, err);
-  if (err instanceof AppError) return errorPage(c, err.status, err.message);
-  console.error(JSON.stringify({
-    time: new Date().toISOString(),
-    level: "error",
-    request_id: (c as Context<SiteEnv>).get("requestId"),
-    error: err.stack ?? err.message,
-  }));
-  return errorPage(c, 500, "The page could not be shown. Try again in a moment.");
-}
-
 /** The site as a Hono app whose routes the application mounts at `/`. */
 export async function createSite(deps: AppDeps): Promise<Hono<SiteEnv>> {
   const assets = await loadStaticAssets();
@@ -105,13 +56,19 @@ export async function createSite(deps: AppDeps): Promise<Hono<SiteEnv>> {
   // A separate handler, not inside `every`: its refusal must reach the error page with the page
   // context set and the security headers added.
   const sameOrigin = sameOriginForms();
+  // Public reads share the API's per-address budget (same bucket): a page costs what a call does.
+  const publicLimit = rateLimit({
+    bucket: (c) => `ip:${clientAddress(c, deps.config.trustProxy)}`,
+    limitPerMinute: () => deps.config.publicRateLimitPerMinute,
+    policy: "public",
+  });
 
   site.get("/static/:name", (c) => assets.serve(c));
-  site.get("/", page, homeRoute);
-  site.get("/events.ics", page, icsFeedRoute);
-  site.get("/events.atom", page, atomFeedRoute);
-  site.get("/events/:id", page, eventRoute);
-  site.get("/events/:id/calendar.ics", page, eventIcsRoute);
+  site.get("/", page, publicLimit, homeRoute);
+  site.get("/events.ics", page, publicLimit, icsFeedRoute);
+  site.get("/events.atom", page, publicLimit, atomFeedRoute);
+  site.get("/events/:id", page, publicLimit, eventRoute);
+  site.get("/events/:id/calendar.ics", page, publicLimit, eventIcsRoute);
 
   site.get("/sign-up", page, accountFormRoute("sign-up"));
   site.post("/sign-up", page, sameOrigin, signUpRoute);

@@ -230,3 +230,20 @@ for (const kind of testBackends()) {
     }
   });
 }
+
+Deno.test("[pglite] pages share the public per-address rate limit, and say so in a page", async () => {
+  const server = await startTestServer("pglite", { publicRateLimitPerMinute: 2 });
+  try {
+    const first = await get(server.url, "/");
+    assert.match(first.headers.get("ratelimit-policy")!, /"public";q=2;w=60/);
+    await get(server.url, "/events.atom");
+    const refused = await get(server.url, "/");
+    assert.equal(refused.status, 429);
+    assert.match(refused.headers.get("content-type")!, /text\/html/);
+    assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+    assert.ok(refused.headers.get("content-security-policy"), "error pages carry the headers too");
+    assert.equal((await get(server.url, "/static/site.css")).status, 200, "assets are not counted");
+  } finally {
+    await server.close();
+  }
+});

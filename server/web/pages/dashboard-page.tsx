@@ -4,11 +4,9 @@ import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import type { KeyWithEvents } from "../../db/contributor-dashboard.ts";
 import { CONTRIBUTOR_SCOPES, KEY_LIFETIMES } from "../../accounts/dashboard-keys.ts";
 import { CsrfField, Layout } from "../components/layout.tsx";
-import { TableWrap } from "../components/table-wrap.tsx";
+import { EventsTable, KeysTable } from "../components/dashboard-tables.tsx";
 import { FormProblems } from "../components/form-problems.tsx";
-import { isExpired, KeyStatus } from "../components/key-status.tsx";
 import type { PageContext, Viewer } from "../page-context.ts";
-import { formatEventTime, formatInstant } from "../event-times.ts";
 
 export interface DashboardPageProps {
   page: PageContext;
@@ -20,58 +18,6 @@ export interface DashboardPageProps {
   keyForm?: { problems: string[]; name?: string };
   now: Date;
 }
-
-const KeysTable: FC<{ keys: KeyWithEvents[]; now: Date }> = ({ keys, now }) => (
-  <TableWrap label="Your API keys">
-    <table>
-      <caption class="visually-hidden">Your API keys</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name and key</th>
-          <th scope="col">State</th>
-          <th scope="col">Scopes</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Limit</th>
-          <th scope="col">Events</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {keys.map((key) => (
-          <tr key={key.id}>
-            <td>
-              {key.name}
-              <br />
-              <code>{key.prefix}…</code>
-            </td>
-            <td>
-              <KeyStatus keyRecord={key} now={now} />
-            </td>
-            <td>{key.scopes.join(", ")}</td>
-            <td>{formatInstant(key.created_at)}</td>
-            <td>{key.last_used_at ? formatInstant(key.last_used_at) : "Never"}</td>
-            <td>{key.expires_at ? formatInstant(key.expires_at) : "Never"}</td>
-            <td>{key.rate_limit_per_minute}/min</td>
-            <td>{key.events}</td>
-            <td>
-              {key.revoked_at === null && !isExpired(key, now)
-                ? (
-                  <a href={`/dashboard/keys/${key.id}/revoke`}>
-                    Revoke<span class="visually-hidden">{` ${key.name}`}</span>
-                  </a>
-                )
-                : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  </TableWrap>
-);
 
 const LIFETIME_LABELS: Record<typeof KEY_LIFETIMES[number], string> = {
   "30": "In 30 days",
@@ -121,46 +67,6 @@ const NewKey: FC<{ viewer: Viewer; form?: DashboardPageProps["keyForm"] }> = ({ 
       <button type="submit">Generate key</button>
     </form>
   </section>
-);
-
-const EventsTable: FC<{ events: StoredEvent[] }> = ({ events }) => (
-  <TableWrap label="Your most recently changed events">
-    <table>
-      <caption class="visually-hidden">Your most recently changed events</caption>
-      <thead>
-        <tr>
-          <th scope="col">Event</th>
-          <th scope="col">Starts</th>
-          <th scope="col">Source id</th>
-          <th scope="col">In AI search</th>
-          <th scope="col">Changed</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {events.map((event) => (
-          <tr key={event.id}>
-            <td>
-              <a href={`/events/${event.id}`}>{event.title}</a>
-            </td>
-            <td>{formatEventTime(event.starts_at, event.timezone)}</td>
-            <td>
-              <code>{event.platform}/{event.external_id}</code>
-            </td>
-            <td>{event.in_ai_search ? "Yes" : "No"}</td>
-            <td>{formatInstant(event.updated_at)}</td>
-            <td>
-              <a href={`/dashboard/events/${event.id}/delete`}>
-                Delete<span class="visually-hidden">{` ${event.title}`}</span>
-              </a>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  </TableWrap>
 );
 
 const OperatorConfirmation: FC<{ viewer: Viewer }> = ({ viewer }) => (

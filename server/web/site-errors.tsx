@@ -1,0 +1,61 @@
+/**
+ * How the site answers errors: pages with a page (status, message, the headers the error asks
+ * for), feeds like the API (JSON), and a visitor who must sign in with a redirect.
+ */
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { AppError, errorResponse } from "../errors.ts";
+import type { SiteEnv } from "./site-context.ts";
+import { pageContext } from "./site-context.ts";
+import { renderDocument } from "./components/layout.tsx";
+import { MessagePage } from "./pages/message-page.tsx";
+import { SignInRequired } from "./routes/dashboard-routes.tsx";
+
+const PAGE_TITLES: Record<number, string> = {
+  400: "That request was not understood",
+  403: "Not allowed",
+  404: "Not found",
+  429: "Too many requests",
+  500: "Something went wrong",
+  503: "Temporarily unavailable",
+};
+
+/** Feeds and files answer errors like the API does (JSON); pages answer with a page. */
+function isPage(c: Context): boolean {
+  return !/\.(ics|atom)$/.test(c.req.path);
+}
+
+function errorPage(c: Context, status: number, message: string): Response {
+  const body = renderDocument(
+    <MessagePage page={pageContext(c)} title={PAGE_TITLES[status] ?? "Error"} message={message} />,
+  );
+  return c.html(body, status as 404);
+}
+
+/** The site's error handler. */
+export function onSiteError(err: Error, c: Context): Response {
+  if (err instanceof SignInRequired) return c.redirect("/sign-in", 303);
+  if (err instanceof HTTPException) {
+    // Hono's csrf middleware refuses with 403.
+    if (!isPage(c)) return err.getResponse();
+    return errorPage(
+      c,
+      err.status,
+      "This form did not come from this site. Reload the page and send it again.",
+    );
+  }
+  if (!isPage(c)) return errorResponse(c, err);
+  if (err instanceof AppError) {
+    const { headers = {}, retryAfterSeconds } = err.options;
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    if (retryAfterSeconds !== undefined) c.header("Retry-After", String(retryAfterSeconds));
+    return errorPage(c, err.status, err.message);
+  }
+  console.error(JSON.stringify({
+    time: new Date().toISOString(),
+    level: "error",
+    request_id: (c as Context<SiteEnv>).get("requestId"),
+    error: err.stack ?? err.message,
+  }));
+  return errorPage(c, 500, "The page could not be shown. Try again in a moment.");
+}
