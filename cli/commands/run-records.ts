@@ -111,6 +111,10 @@ export async function runRecords(
       }
     };
     const count = (record: CheckedRecord) => {
+      if (record.kind === "warning") {
+        report({ location: record.location, kind: "warning", message: record.message });
+        return;
+      }
       if (record.kind === "skipped") {
         summary.skipped++;
         report({ location: record.location, kind: "skipped", message: record.message });

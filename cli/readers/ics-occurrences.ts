@@ -4,13 +4,18 @@
  *
  * ical.js's RecurExpansion is not used for this: it hands an RDATE period back where a time is
  * expected, drops DTSTART from a series made of RDATEs only, and jumps back to an RDATE before
- * DTSTART. Its RRULE iterator is used as it is.
+ * DTSTART. Its RRULE iterator is not used either (see ics-recur.ts).
  */
 import ICAL from "ical.js";
 import type { IcsTime } from "./ics-times.ts";
+import { expandRule, type ExpansionBudget } from "./ics-recur.ts";
+import type { Rule, RuleTime } from "./ics-rrule.ts";
 
 type Component = InstanceType<typeof ICAL.Component>;
 type Time = InstanceType<typeof ICAL.Time>;
+
+/** A value of the series that cannot be read; its message is meant for the user. */
+export class SeriesProblem extends Error {}
 
 /** One instance of the series: its start, and its own end when an RDATE period gives one. */
 export interface Occurrence {
@@ -47,7 +52,9 @@ function listed(
         found.push({ start: value.start, end: value.getEnd(), tzid });
       } else if (value instanceof ICAL.Time) found.push({ start: value, end: null, tzid });
       else {
-        throw new Error(`${name.toUpperCase()} value ${String(value)} is not a date or date-time`);
+        throw new SeriesProblem(
+          `${name.toUpperCase()} has a value that is not a date or date-time`,
+        );
       }
     }
   }
@@ -61,41 +68,101 @@ function mismatch(time: Time, dtstart: Time): string | null {
     "the occurrence's start cannot be told";
 }
 
-function* ruleOccurrences(component: Component, dtstart: IcsTime): Generator<Occurrence> {
-  const rules = component.getAllProperties("rrule").map((p) => p.getFirstValue());
-  const iterators = rules.map((rule) => {
-    if (!(rule instanceof ICAL.Recur)) throw new Error("RRULE is not a recurrence rule");
-    return rule.iterator(dtstart.time);
-  });
-  // The iterators reuse their time object, so each head is a copy.
-  const heads = iterators.map((it) => it.next()?.clone() ?? null);
+/** How far to expand: wall times (see ics-recur.ts) and the work allowed. */
+export interface ExpansionBounds {
+  stopAfterMs: number;
+  skipBeforeMs: number;
+  budget: ExpansionBudget;
+}
+
+const DAY_MS = 86_400_000;
+
+function wallMsOf(t: Time | RuleTime): number {
+  return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+}
+
+/**
+ * Whether a wall time is past the rule's UNTIL. A UTC UNTIL is compared as an instant in DTSTART's
+ * zone; a date or floating UNTIL (and any UNTIL of an all-day or floating series) as a wall time.
+ */
+function untilTest(until: RuleTime | null, dtstart: Time): ((wallMs: number) => boolean) | null {
+  if (until === null) return null;
+  const untilWall = wallMsOf(until);
+  if (until.isDate) {
+    const lastDay = Math.floor(untilWall / DAY_MS);
+    return (wallMs) => Math.floor(wallMs / DAY_MS) > lastDay;
+  }
+  const zone = dtstart.zone;
+  const zoned = until.utc && !dtstart.isDate && zone && zone !== ICAL.Timezone.localTimezone &&
+    zone !== ICAL.Timezone.utcTimezone;
+  if (!zoned) return (wallMs) => wallMs > untilWall;
+  const untilSeconds = untilWall / 1000;
+  return (wallMs) => {
+    // Offsets are under a day (two with slack): only times near UNTIL need converting.
+    if (wallMs < untilWall - 2 * DAY_MS) return false;
+    if (wallMs > untilWall + 2 * DAY_MS) return true;
+    return timeAt(wallMs, dtstart).toUnixTime() > untilSeconds;
+  };
+}
+
+function timeAt(wallMs: number, like: Time): Time {
+  const d = new Date(wallMs);
+  return new ICAL.Time({
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    isDate: like.isDate,
+  }, like.zone);
+}
+
+function* ruleOccurrences(
+  rules: Rule[],
+  dtstart: IcsTime,
+  bounds: ExpansionBounds,
+): Generator<Occurrence> {
+  const startMs = wallMsOf(dtstart.time);
+  const iterators = rules.map((rule) =>
+    expandRule(rule, {
+      ...bounds,
+      startMs,
+      isDate: dtstart.time.isDate,
+      pastUntil: untilTest(rule.until, dtstart.time),
+    })
+  );
+  const heads = iterators.map((it) => it.next().value ?? null);
   for (;;) {
     let first = -1;
     for (let i = 0; i < heads.length; i++) {
       const head = heads[i];
-      if (head && (first < 0 || head.compare(heads[first]!) < 0)) first = i;
+      if (head !== null && (first < 0 || head < heads[first]!)) first = i;
     }
     if (first < 0) return;
-    const time = heads[first]!;
+    const wallMs = heads[first]!;
     yield {
-      start: { time, tzid: dtstart.tzid },
+      start: { time: timeAt(wallMs, dtstart.time), tzid: dtstart.tzid },
       end: null,
       own: false,
       property: "DTSTART",
       problem: null,
     };
-    // Several rules may give the same instant: it is one occurrence.
+    // Several rules may give the same time: it is one occurrence.
     for (let i = 0; i < heads.length; i++) {
-      while (heads[i] && heads[i]!.compare(time) === 0) {
-        heads[i] = iterators[i].next()?.clone() ?? null;
-      }
+      while (heads[i] === wallMs) heads[i] = iterators[i].next().value ?? null;
     }
   }
 }
 
-/** The occurrences of `component`, whose DTSTART is `dtstart`, earliest first. */
-export function* occurrences(component: Component, dtstart: IcsTime): Generator<Occurrence> {
-  const ruled = ruleOccurrences(component, dtstart);
+/** The occurrences of `component`, whose DTSTART is `dtstart` and rules `rules`, earliest first. */
+export function* occurrences(
+  component: Component,
+  dtstart: IcsTime,
+  rules: Rule[],
+  bounds: ExpansionBounds,
+): Generator<Occurrence> {
+  const ruled = ruleOccurrences(rules, dtstart, bounds);
   const dated: Occurrence[] = listed(component, "rdate").map(({ start, end, tzid }) => ({
     start: { time: start, tzid },
     end: end === null ? null : { time: end, tzid },
@@ -105,7 +172,7 @@ export function* occurrences(component: Component, dtstart: IcsTime): Generator<
   }));
   // DTSTART is the first instance (RFC 5545 3.8.2.4). With RRULEs their iterator gives it when it
   // fits the rule; a DTSTART that does not fit stays out, as ical.js has always done.
-  if (!component.hasProperty("rrule")) {
+  if (rules.length === 0) {
     dated.unshift({ start: dtstart, end: null, own: true, property: "DTSTART", problem: null });
     // Stable: DTSTART stays ahead of an RDATE at the same instant.
     dated.sort((a, b) => a.start.time.toUnixTime() - b.start.time.toUnixTime());

@@ -1,32 +1,23 @@
 /**
  * Turns every VEVENT sharing one UID into events: picks the newest version of each (SEQUENCE),
- * expands a recurring master within the horizon, applies RECURRENCE-ID overrides and EXDATEs.
+ * expands a recurring master within the horizon under a budget, applies RECURRENCE-ID overrides
+ * (RANGE=THISANDFUTURE ones to every later occurrence too) and EXDATEs.
  */
 import ICAL from "ical.js";
 import type { ReadItem } from "./record.ts";
-import { buildEvent, endOf, type IcsContext, skipReason, timeProperty } from "./ics-event.ts";
-import { type IcsTime, instantOf, occurrenceStamp } from "./ics-times.ts";
-import { occurrences } from "./ics-occurrences.ts";
+import { skipReason, timeProperty } from "./ics-event.ts";
+import type { IcsTime } from "./ics-times.ts";
+import { zoneOffsetMs } from "../../shared/zoned-time.ts";
+import { expandMaster } from "./ics-expand-master.ts";
+import {
+  emit,
+  type IcsVevent,
+  type Override,
+  recurrenceKey,
+  type SeriesContext,
+} from "./ics-instance.ts";
 
-type Component = InstanceType<typeof ICAL.Component>;
-
-/** One parsed VEVENT with the line it starts on. */
-export interface IcsVevent {
-  component: Component;
-  line: number;
-}
-
-/** The series-wide settings: calendar context plus the recurrence window. */
-export interface SeriesContext extends IcsContext {
-  method?: string;
-  windowStartMs: number;
-  windowEndMs: number;
-  location: (line: number) => string;
-}
-
-const DAY_MS = 86_400_000;
-// A guard against rules such as FREQ=SECONDLY that would otherwise run for hours.
-const MAX_STEPS = 200_000;
+export type { IcsVevent, SeriesContext };
 
 function sequenceOf(v: IcsVevent): number {
   const value = Number(v.component.getFirstPropertyValue("sequence") ?? 0);
@@ -53,53 +44,38 @@ function superseded(old: IcsVevent, kept: IcsVevent, context: SeriesContext): Re
   };
 }
 
-function isRecurring(component: Component): boolean {
-  return component.hasProperty("rrule") || component.hasProperty("rdate");
-}
-
-function inWindow(startMs: number, endMs: number | null, context: SeriesContext): boolean {
-  return startMs < context.windowEndMs && (endMs ?? startMs) >= context.windowStartMs;
-}
-
-function emit(
-  v: IcsVevent,
-  externalId: string,
-  start: IcsTime,
-  ownStart: boolean,
-  context: SeriesContext,
-  checkWindow: boolean,
-  end?: IcsTime | null,
-): ReadItem | null {
-  const location = context.location(v.line);
-  const skip = skipReason(v.component, context.method);
-  if (skip) return { kind: "skipped", location, message: `${externalId}: ${skip}` };
-  const built = buildEvent(
-    v.component,
-    externalId,
-    start,
-    end ?? endOf(v.component, start, ownStart),
-    context,
-  );
-  if (!built.ok) return { kind: "invalid", location, message: built.message };
-  if (checkWindow) {
-    const startMs = Date.parse(built.event.starts_at as string);
-    const endMs = built.event.ends_at ? Date.parse(built.event.ends_at as string) : null;
-    if (!inWindow(startMs, endMs, context)) return null;
-  }
-  return { kind: "event", location, event: built.event };
+function isRecurring(v: IcsVevent): boolean {
+  return v.rules.length > 0 || v.component.hasProperty("rdate");
 }
 
 /**
- * The key an occurrence is matched by (its original start as a stamp), or why `time`, the value of
- * `property`, has no instant.
+ * The key of an override's RECURRENCE-ID. Outlook writes a date-time RECURRENCE-ID for an
+ * occurrence of an all-day series: it names that occurrence's date (in the calendar's zone when
+ * written in UTC), so it is matched by date.
  */
-function recurrenceKey(
-  time: IcsTime,
-  property: string,
+function overrideKey(
+  recurrenceId: IcsTime,
+  master: IcsVevent | null,
   context: SeriesContext,
 ): { ok: true; key: string } | { ok: false; message: string } {
-  const instant = instantOf(time, context.defaultZone, property, context.zoneYears);
-  return instant.ok ? { ok: true, key: occurrenceStamp(time.time, instant.epochMs) } : instant;
+  const allDaySeries = master !== null &&
+    (timeProperty(master.component, "dtstart")?.time.isDate ?? false);
+  if (!allDaySeries || recurrenceId.time.isDate) {
+    return recurrenceKey(recurrenceId, "RECURRENCE-ID", context);
+  }
+  let { year, month, day } = recurrenceId.time;
+  if (recurrenceId.time.zone === ICAL.Timezone.utcTimezone && context.defaultZone !== null) {
+    const epochMs = recurrenceId.time.toUnixTime() * 1000;
+    const local = new Date(epochMs + zoneOffsetMs(context.defaultZone, epochMs));
+    [year, month, day] = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate()];
+  }
+  const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+  return { ok: true, key: `${pad(year, 4)}${pad(month)}${pad(day)}` };
+}
+
+function isThisAndFuture(v: IcsVevent): boolean {
+  const range = v.component.getFirstProperty("recurrence-id")?.getParameter("range");
+  return typeof range === "string" && range.toUpperCase() === "THISANDFUTURE";
 }
 
 /** All events of one UID, in start order for a series. */
@@ -108,44 +84,39 @@ export function* expandSeries(
   vevents: IcsVevent[],
   context: SeriesContext,
 ): Generator<ReadItem> {
+  for (const v of vevents) {
+    for (const message of v.warnings) {
+      yield { kind: "warning", location: context.location(v.line), message: `${uid}: ${message}` };
+    }
+  }
   let master: IcsVevent | null = null;
-  const overrides = new Map<string, IcsVevent>();
+  for (const v of vevents) {
+    if (timeProperty(v.component, "recurrence-id") !== null) continue;
+    const kept: IcsVevent = master === null ? v : newest(master, v);
+    if (master !== null) yield superseded(kept === v ? master : v, kept, context);
+    master = kept;
+  }
+  const overrides = new Map<string, Override>();
   for (const v of vevents) {
     const recurrenceId = timeProperty(v.component, "recurrence-id");
-    if (recurrenceId === null) {
-      const kept: IcsVevent = master === null ? v : newest(master, v);
-      if (master !== null) yield superseded(kept === v ? master : v, kept, context);
-      master = kept;
-      continue;
-    }
-    const recurrence = recurrenceKey(recurrenceId, "RECURRENCE-ID", context);
+    if (recurrenceId === null) continue;
+    const recurrence = overrideKey(recurrenceId, master, context);
     if (!recurrence.ok) {
       yield { kind: "invalid", location: context.location(v.line), message: recurrence.message };
       continue;
     }
     const previous = overrides.get(recurrence.key);
-    const kept = previous === undefined ? v : newest(previous, v);
-    if (previous !== undefined) yield superseded(kept === v ? previous : v, kept, context);
-    overrides.set(recurrence.key, kept);
+    const kept = previous === undefined ? v : newest(previous.v, v);
+    if (previous !== undefined) yield superseded(kept === v ? previous.v : v, kept, context);
+    overrides.set(recurrence.key, {
+      v: kept,
+      key: recurrence.key,
+      thisAndFuture: isThisAndFuture(kept),
+    });
   }
 
-  if (master !== null && !isRecurring(master.component)) {
-    const start = timeProperty(master.component, "dtstart") as IcsTime;
-    // An unreadable DTSTART matches no override; building the event below reports it.
-    const own = recurrenceKey(start, "DTSTART", context);
-    const replacement = own.ok ? overrides.get(own.key) : undefined;
-    if (replacement && own.ok) overrides.delete(own.key);
-    const item = replacement
-      ? emit(
-        replacement,
-        uid,
-        timeProperty(replacement.component, "dtstart") as IcsTime,
-        true,
-        context,
-        false,
-      )
-      : emit(master, uid, start, true, context, false);
-    if (item) yield item;
+  if (master !== null && !isRecurring(master)) {
+    yield* single(uid, master, overrides, context);
   } else if (master !== null) {
     const masterSkip = skipReason(master.component, context.method);
     if (masterSkip) {
@@ -156,97 +127,36 @@ export function* expandSeries(
       };
       return;
     }
-    yield* expandMaster(uid, master, overrides, context);
+    const expanded = expandMaster(uid, master, overrides, context);
+    yield* expanded.items;
+    // A series that could not be expanded is reported once, with nothing of it sent.
+    if (!expanded.ok) return;
   }
   // Overrides that matched no generated occurrence are instances in their own right.
-  for (const [key, v] of overrides) {
+  for (const [key, { v }] of overrides) {
     const start = timeProperty(v.component, "dtstart") as IcsTime;
-    const item = emit(v, `${uid}#${key}`, start, true, context, true);
+    const item = emit(v, `${uid}#${key}`, start, { ownStart: true, context, checkWindow: true });
     if (item) yield item;
   }
 }
 
-function* expandMaster(
+/** A VEVENT that does not recur: itself, or the override that replaces it. */
+function* single(
   uid: string,
   master: IcsVevent,
-  overrides: Map<string, IcsVevent>,
+  overrides: Map<string, Override>,
   context: SeriesContext,
 ): Generator<ReadItem> {
-  const dtstart = timeProperty(master.component, "dtstart") as IcsTime;
-  const location = context.location(master.line);
-  // A malformed rule or RDATE/EXDATE value may throw at any step of the expansion.
-  const unexpandable = (error: unknown): ReadItem => ({
-    kind: "invalid",
-    location,
-    message: `cannot expand the recurrence rule: ${(error as Error).message}`,
+  const start = timeProperty(master.component, "dtstart") as IcsTime;
+  // An unreadable DTSTART matches no override; building the event below reports it.
+  const own = recurrenceKey(start, "DTSTART", context);
+  const replacement = own.ok ? overrides.get(own.key)?.v : undefined;
+  if (replacement && own.ok) overrides.delete(own.key);
+  const chosen = replacement ?? master;
+  const item = emit(chosen, uid, timeProperty(chosen.component, "dtstart") as IcsTime, {
+    ownStart: true,
+    context,
+    checkWindow: false,
   });
-  const expansion = occurrences(master.component, dtstart);
-  // Counts every item, so that a series whose occurrences were all cancelled or invalid is not
-  // also reported as empty.
-  let produced = 0;
-  for (let steps = 0;; steps++) {
-    let next;
-    try {
-      next = expansion.next();
-    } catch (error) {
-      yield unexpandable(error);
-      return;
-    }
-    if (next.done) break;
-    const { start, end, own, property, problem } = next.value;
-    const startMs = start.time.toUnixTime() * 1000;
-    // A day of slack: all-day and floating times are compared here as if they were UTC.
-    if (startMs >= context.windowEndMs + DAY_MS) break;
-    if (steps >= MAX_STEPS) {
-      yield {
-        kind: "skipped",
-        location,
-        message: `${uid}: stopped expanding after ${MAX_STEPS} occurrences`,
-      };
-      break;
-    }
-    if (problem !== null) {
-      if (startMs >= context.windowStartMs - DAY_MS) {
-        produced++;
-        yield { kind: "invalid", location, message: `${uid}: ${problem}` };
-      }
-      continue;
-    }
-    const occurrence = recurrenceKey(start, property, context);
-    if (!occurrence.ok) {
-      yield {
-        kind: "invalid",
-        location,
-        message: occurrence.message,
-      };
-      return;
-    }
-    const key = occurrence.key;
-    const override = overrides.get(key);
-    if (override) {
-      overrides.delete(key);
-      const ownStart = timeProperty(override.component, "dtstart") as IcsTime;
-      const item = emit(override, `${uid}#${key}`, ownStart, true, context, true);
-      if (item) {
-        produced++;
-        yield item;
-      }
-      continue;
-    }
-    const item = emit(master, `${uid}#${key}`, start, own, context, true, end);
-    if (item) {
-      produced++;
-      yield item;
-    }
-  }
-  if (produced === 0 && overrides.size === 0) {
-    const from = new Date(context.windowStartMs).toISOString().slice(0, 10);
-    const to = new Date(context.windowEndMs).toISOString().slice(0, 10);
-    yield {
-      kind: "skipped",
-      location,
-      message:
-        `${uid}: recurring series has no occurrence between ${from} and ${to} (see --horizon and --from)`,
-    };
-  }
+  if (item) yield item;
 }

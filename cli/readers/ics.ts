@@ -7,6 +7,8 @@ import { lines } from "./lines.ts";
 import { type IcsBlock, readIcsBlocks } from "./ics-blocks.ts";
 import { vtimezoneFor, type ZoneYears } from "./ics-zone-definitions.ts";
 import { expandSeries, type IcsVevent, type SeriesContext } from "./ics-series.ts";
+import { checkVevent } from "./ics-raw-checks.ts";
+import { parseRule } from "./ics-rrule.ts";
 import { resolveTimeZone } from "./resolve-time-zone.ts";
 import type { ReaderOptions, ReadItem } from "./record.ts";
 
@@ -44,6 +46,9 @@ function referencedTzids(events: IcsBlock[]): Set<string> {
 function zoneRoot(timezones: IcsBlock[], events: IcsBlock[], years: ZoneYears) {
   const definitions = new Map<string, unknown[]>();
   for (const block of timezones) {
+    // ical.js expands a zone's rules with the iterator that can run for ever; real zones change
+    // offsets at most yearly, so any other rule makes the definition unusable.
+    if (!hasYearlyRulesOnly(block.text)) continue;
     try {
       const jcal = ICAL.parse(block.text) as unknown[];
       const component = new ICAL.Component(jcal as never);
@@ -61,6 +66,14 @@ function zoneRoot(timezones: IcsBlock[], events: IcsBlock[], years: ZoneYears) {
     } else if (definitions.has(tzid)) zones.push(definitions.get(tzid));
   }
   return new ICAL.Component(["vcalendar", [], zones] as never);
+}
+
+function hasYearlyRulesOnly(text: string): boolean {
+  for (const match of text.matchAll(/^RRULE[^:\r\n]*:(.*)$/gim)) {
+    const parsed = parseRule(match[1]);
+    if (!parsed.ok || parsed.rule.freq !== "YEARLY") return false;
+  }
+  return true;
 }
 
 /** Reads an iCalendar stream into events. */
@@ -148,11 +161,15 @@ function parseVevent(
   block: IcsBlock,
   root: InstanceType<typeof ICAL.Component>,
 ): IcsVevent | { message: string } {
+  const checked = checkVevent(block.text);
+  if ("message" in checked) return checked;
   let component;
   try {
-    component = new ICAL.Component(ICAL.parse(markBareDates(block.text)) as never);
-  } catch (error) {
-    return { message: `cannot parse VEVENT: ${(error as Error).message}` };
+    component = new ICAL.Component(ICAL.parse(markBareDates(checked.text)) as never);
+  } catch {
+    // ical.js's own messages name its internals; the lines were checked above, so what is left
+    // is a structure it cannot read.
+    return { message: "cannot read this VEVENT: its properties do not follow RFC 5545" };
   }
   // Resolve TZIDs against the zones of the whole calendar without copying the event into it.
   component.parent = root;
@@ -169,8 +186,8 @@ function parseVevent(
     if (!(start instanceof ICAL.Time)) return { message: "DTSTART is not a date or date-time" };
     component.getFirstPropertyValue("dtend");
     component.getFirstPropertyValue("recurrence-id");
-  } catch (error) {
-    return { message: `cannot read the dates: ${(error as Error).message}` };
+  } catch {
+    return { message: "cannot read DTSTART, DTEND or RECURRENCE-ID as dates" };
   }
-  return { component, line: block.line };
+  return { component, line: block.line, rules: checked.rules, warnings: checked.warnings };
 }

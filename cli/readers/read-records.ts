@@ -18,7 +18,8 @@ const READERS: Record<Format, Reader> = {
 export type CheckedRecord =
   | { kind: "valid"; location: string; event: Record<string, unknown> }
   | { kind: "invalid"; location: string; messages: string[] }
-  | { kind: "skipped"; location: string; message: string };
+  | { kind: "skipped"; location: string; message: string }
+  | { kind: "warning"; location: string; message: string };
 
 /** Fills fields the record leaves out from the command line (never overrides the record). */
 function applyDefaults(event: Record<string, unknown>, options: ReaderOptions): void {
@@ -50,7 +51,7 @@ export async function* readRecords(
       yield { kind: "invalid", location: item.location, messages: [item.message] };
       continue;
     }
-    if (item.kind === "skipped") {
+    if (item.kind === "skipped" || item.kind === "warning") {
       yield item;
       continue;
     }

@@ -24,7 +24,9 @@ export type ReadItem =
   /** A record that cannot become an event (unparsable, broken); counted as invalid. */
   | { kind: "invalid"; location: string; message: string }
   /** Left out on purpose (a cancelled event, a series with no occurrence in the horizon). */
-  | { kind: "skipped"; location: string; message: string };
+  | { kind: "skipped"; location: string; message: string }
+  /** Read past with a doubt the user should hear about; counts as nothing. */
+  | { kind: "warning"; location: string; message: string };
 
 /** A reader turns decoded text chunks into items. */
 export type Reader = (

@@ -1,6 +1,6 @@
 /** A record that did not get stored, and why. */
 export interface Problem {
   location: string;
-  kind: "invalid" | "rejected" | "skipped" | "not_sent";
+  kind: "invalid" | "rejected" | "skipped" | "warning" | "not_sent";
   message: string;
 }

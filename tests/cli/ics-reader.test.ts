@@ -108,10 +108,22 @@ Deno.test("a broken line is reported at its line and the other events still come
   const late = await readFile(`${DATA}ics-node-ical/large-file-with-late-error.ics`, {
     sourceUrl: SOURCE,
   });
-  assert.equal(valid(late).length, 400);
-  const error = late.filter((r) => r.kind === "invalid");
-  assert.equal(error.length, 1);
-  assert.match(error[0].kind === "invalid" ? error[0].messages[0] : "", /2 DTSTART/);
+  // Dates that do not exist are invalid records (RFC 5545 3.3.4), never rolled over to the next
+  // month.
+  assert.equal(valid(late).length, 394);
+  const errors = late.flatMap((r) => r.kind === "invalid" ? [[r.location, r.messages[0]]] : []);
+  assert.deepEqual(errors.slice(0, 2), [
+    [
+      "large-file-with-late-error.ics:359",
+      "DTSTART 20240230T100000Z is not a date that exists: February 2024 has 29 days",
+    ],
+    [
+      "large-file-with-late-error.ics:365",
+      "DTSTART 20240231T100000Z is not a date that exists: February 2024 has 29 days",
+    ],
+  ]);
+  assert.equal(errors.length, 7);
+  assert.match(errors[6][1], /2 DTSTART/);
 });
 
 Deno.test("a zone defined only by its VTIMEZONE is honoured through DST, without an IANA name", async () => {
