@@ -52,14 +52,37 @@ export function mcpEndpoint(deps: AppDeps): (c: Context<AppEnv>) => Promise<Resp
           "operator allows (MCP_ALLOWED_ORIGINS); other clients send no Origin header.",
       );
     }
+    // From here on the request is from no browser or from an allowed page, which may read it.
+    const page = origin.origin;
+    if (c.req.method === "OPTIONS" && page) {
+      return withCors(new Response(null, { status: 204 }), page, true);
+    }
     if (c.req.method === "POST" && await batchSize(c.req.raw) > MAX_BATCH) {
       return refused(
         400,
         `A JSON-RPC batch may hold at most ${MAX_BATCH} messages: send the rest separately.`,
       );
     }
-    return await handler.fetch(c.req.raw);
+    const response = await handler.fetch(c.req.raw);
+    return page ? withCors(response, page, false) : response;
   };
+}
+
+/** CORS for a page of an allowed origin (a preflight also names what it may send). */
+function withCors(response: Response, origin: string, preflight: boolean): Response {
+  const headers = new Headers(response.headers);
+  headers.set("Access-Control-Allow-Origin", origin);
+  headers.append("Vary", "Origin");
+  headers.set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version");
+  if (preflight) {
+    headers.set("Access-Control-Allow-Methods", "POST, OPTIONS");
+    headers.set(
+      "Access-Control-Allow-Headers",
+      "Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID",
+    );
+    headers.set("Access-Control-Max-Age", "600");
+  }
+  return new Response(response.body, { status: response.status, headers });
 }
 
 /** How many messages the body holds; 1 for anything the SDK itself should judge. */

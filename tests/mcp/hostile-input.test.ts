@@ -132,7 +132,7 @@ for (const kind of testBackends()) {
   });
 }
 
-Deno.test("[pglite] a browser page from another origin is refused; localhost and allowed origins pass", async () => {
+Deno.test("[pglite] a browser page from another origin is refused; localhost and allowed origins pass, with CORS", async () => {
   const server = await startTestServer("pglite", { mcpAllowedOrigins: ["assistant.example"] });
   try {
     for (const origin of ["https://evil.example", "null", "http://assistant.example.evil.test"]) {
@@ -148,8 +148,35 @@ Deno.test("[pglite] a browser page from another origin is refused; localhost and
       assert.equal(res.status, 200, origin);
       assert.equal(message(res.text).result.tools.length, 4);
     }
-    // No Origin (every non-browser client) passes.
-    assert.equal((await postRaw(server.url, LIST)).status, 200);
+    // An allowed page may read the answers (CORS), and its preflight says what it may send.
+    const allowed = await postRaw(server.url, LIST, { Origin: "https://assistant.example" });
+    assert.equal(allowed.headers.get("Access-Control-Allow-Origin"), "https://assistant.example");
+    const preflight = await fetch(`${server.url}/mcp`, {
+      method: "OPTIONS",
+      headers: {
+        Origin: "https://assistant.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type, mcp-protocol-version",
+      },
+    });
+    await preflight.body?.cancel();
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("Access-Control-Allow-Origin"), "https://assistant.example");
+    assert.match(
+      preflight.headers.get("Access-Control-Allow-Headers") ?? "",
+      /Mcp-Protocol-Version/,
+    );
+    const refusedPreflight = await fetch(`${server.url}/mcp`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" },
+    });
+    await refusedPreflight.body?.cancel();
+    assert.equal(refusedPreflight.status, 403);
+    assert.equal(refusedPreflight.headers.get("Access-Control-Allow-Origin"), null);
+    // No Origin (every non-browser client) passes, and gets no CORS headers.
+    const plain = await postRaw(server.url, LIST);
+    assert.equal(plain.status, 200);
+    assert.equal(plain.headers.get("Access-Control-Allow-Origin"), null);
   } finally {
     await server.close();
   }
