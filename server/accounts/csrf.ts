@@ -5,6 +5,8 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { csrf } from "hono/csrf";
+import { bodyLimit } from "hono/body-limit";
+import { every } from "hono/combine";
 import { timingSafeEqual } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { AppError } from "../errors.ts";
@@ -12,12 +14,26 @@ import { siteOrigin } from "../web/site-context.ts";
 import type { Viewer } from "../web/page-context.ts";
 import { randomToken, readCookie, writeCookie } from "./cookies.ts";
 
-/** Refuses form posts from other origins (403). */
+/** The largest form body the site reads: its forms hold a few short fields. */
+export const MAX_FORM_BYTES = 64 * 1024;
+
+/** Refuses form posts from other origins (403) and bodies over MAX_FORM_BYTES (413), unread. */
 export function sameOriginForms(): MiddlewareHandler {
-  return csrf({
-    origin: (origin, c) => origin === siteOrigin(c),
-    secFetchSite: (value) => value === "same-origin",
-  });
+  return every(
+    csrf({
+      origin: (origin, c) => origin === siteOrigin(c),
+      secFetchSite: (value) => value === "same-origin",
+    }),
+    bodyLimit({
+      maxSize: MAX_FORM_BYTES,
+      onError: () => {
+        throw new AppError(
+          "payload_too_large",
+          `The form is larger than ${MAX_FORM_BYTES} bytes; shorten what you typed and send it again.`,
+        );
+      },
+    }),
+  );
 }
 
 /** The token to put in a form: the session's, or the anonymous visitor's (set when missing). */
