@@ -15,7 +15,7 @@ import { migrate, readMigrations } from "../../server/db/migrate.ts";
 import { upsertEvents } from "../../server/db/events.ts";
 import { setKeyTrust } from "../../server/db/key-trust.ts";
 import { LOCAL_MODEL } from "../../server/embeddings/local-provider.ts";
-import { prepareVectorStore } from "../../server/db/vector-store.ts";
+import { createVectorIndex, prepareVectorStore } from "../../server/db/vector-store.ts";
 import { insertWriterKey } from "../../tests/support/writer-key.ts";
 import { realisticEvents } from "./realistic-events.ts";
 
@@ -148,8 +148,7 @@ async function loadSyntheticVectors(sql: Sql, model: string, dims: number): Prom
                   ${vectors}::text[]) AS r(id, content_hash, vector)`;
   }
   await sql`SET maintenance_work_mem = '512MB'`;
-  await sql`CREATE INDEX event_embeddings_hnsw ON event_embeddings
-    USING hnsw (embedding vector_cosine_ops)`;
+  await createVectorIndex(sql);
 }
 
 function serverUrl(): string {

@@ -15,8 +15,13 @@ export interface EmbeddableEvent {
   description: string | null;
 }
 
-/** Long descriptions dilute a sentence encoder's vector; the opening says what the event is. */
-export const DESCRIPTION_CHARS = 1000;
+/**
+ * Long descriptions dilute a sentence encoder's vector, and the local model's time grows faster
+ * than the text: the opening says what the event is. 300 characters kept the evaluation's
+ * figures (scripts/eval-search.ts) where 1,000 had them; none at all lost a quarter of
+ * paraphrased recall.
+ */
+export const DESCRIPTION_CHARS = 300;
 
 /** Builds the text embedded for an event; equal inputs give equal text. */
 export function embeddingText(event: EmbeddableEvent): string {

@@ -39,6 +39,8 @@ export interface OpenAIProviderOptions {
 export class OpenAIProvider implements EmbeddingProvider {
   readonly model: string;
   readonly dimensions: number;
+  /** One request's worth of texts: OpenAI takes up to 2,048 inputs per request. */
+  readonly batchSize: number;
   readonly #client: OpenAIEmbeddings;
   readonly #modelName: string;
 
@@ -53,13 +55,14 @@ export class OpenAIProvider implements EmbeddingProvider {
     this.#modelName = modelName;
     this.dimensions = dimensions;
     this.model = `openai:${modelName}:${dimensions}`;
+    this.batchSize = options.batchSize ?? 256;
     this.#client = new OpenAIEmbeddings({
       apiKey: options.apiKey,
       model: modelName,
       dimensions: options.dimensions,
       maxRetries: 0,
       timeout: options.timeoutMs ?? 30_000,
-      batchSize: options.batchSize ?? 256,
+      batchSize: this.batchSize,
       encodingFormat: options.encodingFormat,
       configuration: options.baseUrl ? { baseURL: options.baseUrl } : undefined,
     });

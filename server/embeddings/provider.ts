@@ -19,6 +19,11 @@ export interface EmbeddingProvider {
    */
   readonly model: string;
   readonly dimensions: number;
+  /**
+   * Texts the worker hands over at once (default 32). A remote provider takes large batches: one
+   * request for many texts is what its rate limits count, and what keeps a backlog draining.
+   */
+  readonly batchSize?: number;
   /** One vector per text, in the same order, each of length `dimensions` and norm 1. */
   embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
   /** Releases what the provider holds (a worker thread, open connections). */

@@ -37,6 +37,9 @@ export interface WorkerState {
   backoffUntil: string | null;
 }
 
+/** Vectors stored per statement: each statement holds PGlite's one connection for its length. */
+const SAVE_SLICE = 32;
+
 /** Runs the embedding loop in this process. */
 export class EmbeddingWorker {
   readonly #o: Required<Omit<EmbeddingWorkerOptions, "log">> & { log: (m: string) => void };
@@ -50,7 +53,7 @@ export class EmbeddingWorker {
   constructor(options: EmbeddingWorkerOptions) {
     this.#o = {
       workerId: `${Deno.hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`,
-      batchSize: 32,
+      batchSize: options.provider.batchSize ?? 32,
       pollIntervalMs: 30_000,
       claimMs: 120_000,
       initialBackoffMs: 1_000,
@@ -124,12 +127,13 @@ export class EmbeddingWorker {
       }).catch(() => {});
       throw err;
     }
-    const saved = await saveEmbeddings(
-      sql,
-      workerId,
-      provider.model,
-      items.map((i) => i.embedding),
-    );
+    let saved = 0;
+    // Storing a vector updates the HNSW index, which is the costly part of a write; on PGlite
+    // every request waits for the one connection meanwhile, so a large batch goes in slices.
+    for (let i = 0; i < items.length; i += SAVE_SLICE) {
+      const slice = items.slice(i, i + SAVE_SLICE).map((item) => item.embedding);
+      saved += await saveEmbeddings(sql, workerId, provider.model, slice);
+    }
     this.#state.embedded += saved;
     return saved;
   }
