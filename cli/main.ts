@@ -9,7 +9,7 @@ import { Command, CommanderError, Option } from "commander";
 import { PLATFORMS } from "../shared/event-schema.ts";
 import { SCOPES } from "../shared/api-schemas.ts";
 import { CliError, EXIT } from "./errors.ts";
-import { processTerminal, type Terminal } from "./output/terminal.ts";
+import { processTerminal, red, type Terminal } from "./output/terminal.ts";
 import {
   apiSettings,
   integerOption,
@@ -31,8 +31,9 @@ Inputs: a file (.ics, .csv, .json, .ndjson), an http(s) URL, or - for stdin.
 
 Environment:
   EVENTS_API_URL   service URL (default http://localhost:8000); --api-url wins
-  EVENTS_API_KEY   API key (admin commands: the operator key); --api-key wins.
-                   The key is never printed.
+  EVENTS_API_KEY   API key; --api-key wins. The key is never printed.
+  ADMIN_API_KEY    the operator key, for admin commands (before EVENTS_API_KEY)
+  NO_COLOR         set to anything: no colours, even on a terminal
 
 Exit codes:
   0  all records accepted (or valid, for validate)
@@ -47,6 +48,7 @@ interface GlobalOptions {
   apiUrl?: string;
   apiKey?: string;
   json?: boolean;
+  verbose?: boolean;
   timeout?: string;
 }
 
@@ -79,7 +81,11 @@ function readingOptions(command: Command): Command {
       collect,
       [],
     )
-    .option("--strict", "send nothing when any record is invalid");
+    .option(
+      "--max-invalid <n|p%>",
+      "succeed (exit 0) with up to this many invalid or rejected records, or this share of them",
+    )
+    .option("--strict", "send nothing when more records are invalid than --max-invalid allows");
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -95,7 +101,8 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
     .version(VERSION)
     .option("--api-url <url>", "service URL (env EVENTS_API_URL)")
     .option("--api-key <key>", "API key (env EVENTS_API_KEY); admin commands take the operator key")
-    .option("--json", "print one machine-readable JSON result on stdout")
+    .option("--json", "print one machine-readable JSON result on stdout (errors too)")
+    .option("--verbose", "print every problem as it comes and every figure at the end")
     .option("--timeout <seconds>", "timeout of each HTTP request", "30")
     .addHelpText("after", HELP_FOOTER)
     .showHelpAfterError("(run events --help for usage)")
@@ -121,7 +128,7 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
     const o = globals<
       RawReadOptions & { batchSize?: string; maxRetries?: string; dryRun?: boolean }
     >(command);
-    const read = readSettings(o);
+    const read = readSettings(o, env);
     const send = sendSettings(o);
     await push(input, { read, api: o.dryRun ? null : apiSettings(o, env), ...send }, terminal);
   });
@@ -131,7 +138,7 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
       "check a feed against the event schema, offline",
     ),
   ).action(async (input: string, _options: unknown, command: Command) => {
-    await validate(input, readSettings(globals<RawReadOptions>(command)), terminal);
+    await validate(input, readSettings(globals<RawReadOptions>(command), env), terminal);
   });
 
   const admin = program.command("admin").description("operator commands (take the operator key)");
@@ -146,14 +153,22 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
     )
     .action(async (_options: unknown, command: Command) => {
       const o = globals<{ status?: string }>(command);
-      await listKeys(apiSettings(o, env), { status: o.status, json: Boolean(o.json) }, terminal);
+      await listKeys(apiSettings(o, env, { admin: true }), {
+        status: o.status,
+        json: Boolean(o.json),
+      }, terminal);
     });
   admin.command("review <key>").description(
     "show a key and its first batch, by id or display prefix",
   )
     .action(async (ref: string, _options: unknown, command: Command) => {
       const o = globals(command);
-      await reviewKey(apiSettings(o, env), ref, { json: Boolean(o.json) }, terminal);
+      await reviewKey(
+        apiSettings(o, env, { admin: true }),
+        ref,
+        { json: Boolean(o.json) },
+        terminal,
+      );
     });
   for (const decision of ["trust", "untrust", "revoke"] as const) {
     const what = {
@@ -164,7 +179,9 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
     admin.command(`${decision} <key>`).description(what)
       .action(async (ref: string, _options: unknown, command: Command) => {
         const o = globals(command);
-        await decideKey(apiSettings(o, env), decision, ref, { json: Boolean(o.json) }, terminal);
+        await decideKey(apiSettings(o, env, { admin: true }), decision, ref, {
+          json: Boolean(o.json),
+        }, terminal);
       });
   }
   admin.command("create-key").description("create an API key; the key is shown once")
@@ -180,7 +197,7 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
       const o = globals<{ contributor: string; name: string; scope: string[]; rateLimit?: string }>(
         command,
       );
-      await createKey(apiSettings(o, env), {
+      await createKey(apiSettings(o, env, { admin: true }), {
         contributor: o.contributor,
         name: o.name,
         scopes: o.scope.length > 0 ? o.scope : ["events:write"],
@@ -196,7 +213,9 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
     .action(async (ref: string, perMinute: string, _options: unknown, command: Command) => {
       const o = globals(command);
       const limit = integerOption("set-limit", perMinute, 1, 100_000);
-      await setRateLimit(apiSettings(o, env), ref, limit, { json: Boolean(o.json) }, terminal);
+      await setRateLimit(apiSettings(o, env, { admin: true }), ref, limit, {
+        json: Boolean(o.json),
+      }, terminal);
     });
   return program;
 }
@@ -212,6 +231,15 @@ function collectScope(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** The one JSON object a failed command prints with --json. */
+function jsonError(exitCode: number, message: string, kind: string): string {
+  return JSON.stringify(
+    { ok: false, exit_code: exitCode, error: message, error_kind: kind },
+    null,
+    2,
+  );
+}
+
 /** Runs the CLI on `argv` and returns the exit code. */
 export async function main(
   argv: string[],
@@ -219,6 +247,9 @@ export async function main(
   env: Record<string, string | undefined>,
 ): Promise<number> {
   const wantsJson = argv.includes("--json");
+  const verbose = argv.includes("--verbose");
+  const errorLine = (message: string) =>
+    terminal.err(`${red("error:", terminal.stderrColour)} ${message}`);
   try {
     await buildProgram(terminal, env).parseAsync(argv, { from: "user" });
     return EXIT.ok;
@@ -227,28 +258,33 @@ export async function main(
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version") {
         return EXIT.ok;
       }
+      // Commander has printed its message on stderr already.
+      if (wantsJson) {
+        terminal.out(jsonError(EXIT.usage, error.message.replace(/^error: /, ""), "usage"));
+      }
       return EXIT.usage;
     }
     if (error instanceof CliError) {
-      if (!error.summaryPrinted) {
-        if (wantsJson) {
-          terminal.out(
-            JSON.stringify({ ok: false, exit_code: error.exitCode, error: error.message }, null, 2),
-          );
-        }
-        terminal.err(`error: ${error.message}`);
-      } else if (!wantsJson) {
-        terminal.err(`error: ${error.message}`);
+      if (!error.summaryPrinted && wantsJson) {
+        terminal.out(jsonError(error.exitCode, error.message, error.kind));
       }
+      if (!wantsJson || !error.summaryPrinted) errorLine(error.message);
       return error.exitCode;
     }
-    terminal.err(`internal error: ${(error as Error)?.stack ?? String(error)}`);
+    // A bug: its own text means nothing to the user, unless they ask for it.
+    const message = "the CLI failed unexpectedly (a bug). Please report it with the command " +
+      "you ran" + (verbose ? "" : "; --verbose shows the details");
+    if (wantsJson) {
+      terminal.out(jsonError(INTERNAL_ERROR, `internal error: ${message}`, "internal"));
+    }
+    terminal.err(`internal error: ${message}`);
+    if (verbose) terminal.err((error as Error)?.stack ?? String(error));
     return INTERNAL_ERROR;
   }
 }
 
 if (import.meta.main ?? true) {
-  const code = await main(process.argv.slice(2), processTerminal(), process.env);
+  const code = await main(process.argv.slice(2), processTerminal(process.env), process.env);
   process.exitCode = code;
   // Nothing should keep the process alive now; if something does, do not hang on it.
   setTimeout(() => process.exit(code), 2000).unref();

@@ -9,12 +9,20 @@ import type { ReaderOptions } from "./readers/record.ts";
 
 export const DEFAULT_API_URL = "http://localhost:8000";
 
+/** How many bad records (invalid or rejected) a run may have and still succeed. */
+export type InvalidAllowance = { count: number } | { percent: number };
+
 /** How to read an input: the readers' settings (all but sourceName), and how to open and report. */
 export interface ReadSettings extends Omit<ReaderOptions, "sourceName"> {
   format?: Format;
   timeoutMs: number;
   json: boolean;
+  verbose: boolean;
   strict: boolean;
+  /** Null: none may be bad. */
+  maxInvalid: { text: string; allowance: InvalidAllowance } | null;
+  /** Milliseconds between progress lines when stderr is not a terminal. */
+  progressIntervalMs: number;
 }
 
 /** Where the service is and the key to use. */
@@ -35,7 +43,9 @@ export interface RawReadOptions {
   map?: string[];
   timeout?: string;
   json?: boolean;
+  verbose?: boolean;
   strict?: boolean;
+  maxInvalid?: string;
 }
 
 /** A whole number within bounds, for an option. */
@@ -73,8 +83,35 @@ function parseFrom(value: string | undefined): Date {
   return date;
 }
 
+/** `--max-invalid N` (records) or `P%` (of the records read). */
+export function parseMaxInvalid(value: string): InvalidAllowance {
+  const text = value.trim();
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(text);
+  if (percent && Number(percent[1]) <= 100) return { percent: Number(percent[1]) };
+  if (/^\d+$/.test(text)) return { count: Number(text) };
+  throw new UsageError(
+    `Cannot use --max-invalid ${value}: give a number of records (such as 10) or a share of ` +
+      "the records read (such as 2%)",
+  );
+}
+
+/** Whether `bad` bad records out of `records` read are within the allowance. */
+export function withinAllowance(
+  allowance: InvalidAllowance | null,
+  bad: number,
+  records: number,
+): boolean {
+  if (bad === 0) return true;
+  if (allowance === null) return false;
+  if ("count" in allowance) return bad <= allowance.count;
+  return records > 0 && (bad * 100) / records <= allowance.percent;
+}
+
 /** Checks the reading options. */
-export function readSettings(raw: RawReadOptions): ReadSettings {
+export function readSettings(
+  raw: RawReadOptions,
+  env: Record<string, string | undefined> = {},
+): ReadSettings {
   if (raw.platform !== undefined && !(PLATFORMS as readonly string[]).includes(raw.platform)) {
     throw new UsageError(
       `Cannot use --platform ${raw.platform}: use one of ${PLATFORMS.join(", ")}`,
@@ -98,14 +135,26 @@ export function readSettings(raw: RawReadOptions): ReadSettings {
     columnMap: parseMap(raw.map ?? []),
     timeoutMs: integerOption("--timeout", raw.timeout ?? "30", 1, 3600) * 1000,
     json: raw.json ?? false,
+    verbose: raw.verbose ?? false,
     strict: raw.strict ?? false,
+    maxInvalid: raw.maxInvalid === undefined
+      ? null
+      : { text: raw.maxInvalid, allowance: parseMaxInvalid(raw.maxInvalid) },
+    progressIntervalMs:
+      integerOption("EVENTS_PROGRESS_SECONDS", env.EVENTS_PROGRESS_SECONDS ?? "5", 1, 3600) *
+      1000,
   };
 }
 
-/** The service URL and key from options or environment; a malformed key fails here, offline. */
+/**
+ * The service URL and key from options or environment; a malformed key fails here, offline.
+ * Admin commands take the operator key: --api-key, else ADMIN_API_KEY (the variable the server
+ * reads it from), else EVENTS_API_KEY.
+ */
 export function apiSettings(
   raw: { apiUrl?: string; apiKey?: string; timeout?: string },
   env: Record<string, string | undefined>,
+  options: { admin?: boolean } = {},
 ): ApiSettings {
   const apiUrl = raw.apiUrl ?? env.EVENTS_API_URL ?? DEFAULT_API_URL;
   try {
@@ -116,13 +165,19 @@ export function apiSettings(
       `Cannot use the API URL ${apiUrl}: give an http(s) URL such as ${DEFAULT_API_URL}`,
     );
   }
-  const apiKey = raw.apiKey ?? env.EVENTS_API_KEY;
-  if (!apiKey) throw new AuthError("No API key: pass --api-key or set EVENTS_API_KEY");
+  const fromEnv = options.admin ? env.ADMIN_API_KEY || env.EVENTS_API_KEY : env.EVENTS_API_KEY;
+  const apiKey = raw.apiKey ?? fromEnv;
+  const where = options.admin
+    ? "pass --api-key or set ADMIN_API_KEY (or EVENTS_API_KEY)"
+    : "pass --api-key or set EVENTS_API_KEY";
+  if (!apiKey) {
+    throw new AuthError(`No ${options.admin ? "operator " : "API "}key: ${where}`);
+  }
   if (!isWellFormedApiKey(apiKey.trim())) {
     // The key itself is never echoed: it may be a real secret with a typo.
     throw new AuthError(
-      "The API key is malformed (a key is evk_ followed by 38 letters and digits with a valid checksum); " +
-        "check --api-key or EVENTS_API_KEY",
+      "The API key is malformed (a key is evk_ followed by 38 letters and digits with a valid " +
+        `checksum); check it: ${where}`,
     );
   }
   return {

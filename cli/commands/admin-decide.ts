@@ -24,6 +24,6 @@ export async function decideKey(
 ) {
   const key = await adminRequest(api, "POST", keyPath(ref, `/${decision}`)) as KeyView;
   if (options.json) return terminal.out(JSON.stringify(key, null, 2));
-  terminal.out(renderPairs(keyPairs(key), terminal.stdoutIsTty));
+  terminal.out(renderPairs(keyPairs(key), terminal.colour));
   terminal.err(DONE[decision]);
 }

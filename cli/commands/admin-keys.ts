@@ -68,7 +68,7 @@ export async function listKeys(
       cell(k.created_at, 20),
       cell(k.last_used_at ?? "never", 20),
     ]),
-    terminal.stdoutIsTty,
+    terminal.colour,
   ));
 }
 
@@ -92,7 +92,7 @@ export async function createKey(
   if (options.rateLimit !== undefined) body.rate_limit_per_minute = options.rateLimit;
   const key = await adminRequest(api, "POST", "/api/v1/admin/keys", body) as KeyView;
   if (options.json) return terminal.out(JSON.stringify(key, null, 2));
-  terminal.out(renderPairs([...keyPairs(key), ["Key", key.key ?? ""]], terminal.stdoutIsTty));
+  terminal.out(renderPairs([...keyPairs(key), ["Key", key.key ?? ""]], terminal.colour));
   terminal.err("Give the key to the contributor now: it is not shown again.");
 }
 
@@ -108,5 +108,5 @@ export async function setRateLimit(
     rate_limit_per_minute: perMinute,
   }) as KeyView;
   if (options.json) return terminal.out(JSON.stringify(key, null, 2));
-  terminal.out(renderPairs(keyPairs(key), terminal.stdoutIsTty));
+  terminal.out(renderPairs(keyPairs(key), terminal.colour));
 }

@@ -21,7 +21,7 @@ export async function reviewKey(
     first_batch: FirstBatch | null;
   };
   if (options.json) return terminal.out(JSON.stringify(key, null, 2));
-  terminal.out(renderPairs(keyPairs(key), terminal.stdoutIsTty));
+  terminal.out(renderPairs(keyPairs(key), terminal.colour));
   if (!key.first_batch) {
     terminal.out("No batch received from this key yet: nothing to review.");
     return;
@@ -38,7 +38,7 @@ export async function reviewKey(
       cell(e.external_id, 30),
       cell(e.platform, 12),
     ]),
-    terminal.stdoutIsTty,
+    terminal.colour,
   ));
   terminal.err(`Decide with: events admin trust ${key.prefix}  (or untrust, or revoke)`);
 }

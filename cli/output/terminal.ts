@@ -1,4 +1,7 @@
-/** Where output goes: results on stdout, progress and problems on stderr; colour only on a TTY. */
+/**
+ * Where output goes: results on stdout, progress and problems on stderr. Colour only when the
+ * stream is a terminal and NO_COLOR is not set (https://no-color.org).
+ */
 import process from "node:process";
 
 /** The two streams and what they are connected to. */
@@ -9,10 +12,19 @@ export interface Terminal {
   status(text: string): void;
   stdoutIsTty: boolean;
   stderrIsTty: boolean;
+  /** Whether stdout may carry colour codes. */
+  colour: boolean;
+  /** Whether stderr may carry colour codes. */
+  stderrColour: boolean;
+}
+
+/** Whether the environment forbids colour: NO_COLOR set to anything but the empty string. */
+export function noColour(env: Record<string, string | undefined>): boolean {
+  return env.NO_COLOR !== undefined && env.NO_COLOR !== "";
 }
 
 /** The process's own terminal. */
-export function processTerminal(): Terminal {
+export function processTerminal(env: Record<string, string | undefined>): Terminal {
   let statusShown = false;
   const clearStatus = () => {
     if (statusShown) {
@@ -20,6 +32,8 @@ export function processTerminal(): Terminal {
       statusShown = false;
     }
   };
+  const stdoutIsTty = Boolean(process.stdout.isTTY);
+  const stderrIsTty = Boolean(process.stderr.isTTY);
   return {
     out(text) {
       clearStatus();
@@ -33,7 +47,14 @@ export function processTerminal(): Terminal {
       process.stderr.write(`\r\x1b[2K${text}`);
       statusShown = text !== "";
     },
-    stdoutIsTty: Boolean(process.stdout.isTTY),
-    stderrIsTty: Boolean(process.stderr.isTTY),
+    stdoutIsTty,
+    stderrIsTty,
+    colour: stdoutIsTty && !noColour(env),
+    stderrColour: stderrIsTty && !noColour(env),
   };
+}
+
+/** `text` in red when `colour`, for the word "error:". */
+export function red(text: string, colour: boolean): string {
+  return colour ? `\x1b[31m${text}\x1b[39m` : text;
 }

@@ -73,6 +73,30 @@ function rowParser() {
   };
 }
 
+/** csv-parse's failure in plain words, with the line it met it on. */
+function csvProblem(error: unknown, overCount: number): string {
+  const e = error as { code?: string; lines?: number };
+  const at = typeof e.lines === "number" ? ` (line ${e.lines})` : "";
+  switch (e.code) {
+    case "CSV_QUOTE_NOT_CLOSED": {
+      // csv-parse counts a CRLF inside a quoted cell as two lines; the rows read so far say how
+      // many such CRLFs came before.
+      const opened = /opening quote at line (\d+)/.exec(String((error as Error).message))?.[1];
+      const line = opened === undefined ? null : Number(opened) - overCount;
+      return `a quoted cell is never closed${line ? ` (it opens on line ${line})` : at}: ` +
+        'close it with a double quote, and write a quote inside a quoted cell as ""';
+    }
+    case "CSV_INVALID_CLOSING_QUOTE":
+    case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":
+      return `a quote is followed by more text in the same cell${at}: quote the whole cell and ` +
+        'write a quote inside it as ""';
+    case "CSV_MAX_RECORD_SIZE":
+      return `a row is too long${at}: is a quote left open?`;
+    default:
+      return `the text is not CSV that can be read${at}`;
+  }
+}
+
 /** Reads CSV text into events; quoted cells may span lines, CRLF and a BOM are fine. */
 export async function* readCsv(
   chunks: AsyncIterable<string>,
@@ -116,7 +140,9 @@ export async function* readCsv(
     yield* items(await parser.end());
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError(`Cannot read ${options.sourceName} as CSV: ${(error as Error).message}`);
+    throw new InputError(
+      `Cannot read ${options.sourceName} as CSV: ${csvProblem(error, overCount)}`,
+    );
   }
   if (fields === null) {
     throw new InputError(`Cannot read ${options.sourceName} as CSV: it has no header row`);

@@ -8,7 +8,14 @@ function toItem(text: string, location: string): ReadItem {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: "invalid", location, message: `not valid JSON: ${(error as Error).message}` };
+    // V8's messages differ between versions; the position is what helps.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    const where = position === undefined ? "" : ` near character ${Number(position) + 1}`;
+    return {
+      kind: "invalid",
+      location,
+      message: `not valid JSON${where}: check its quotes, commas and brackets`,
+    };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { kind: "invalid", location, message: "each event must be a JSON object" };

@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import process from "node:process";
 import { InputError } from "../errors.ts";
+import { describeNetworkError } from "../send/network-errors.ts";
 import { type Format, formatFromContent, formatFromMediaType, formatFromName } from "./formats.ts";
 
 /** An opened input. */
@@ -28,13 +29,25 @@ export interface OpenOptions {
 }
 
 /** Counts bytes, decodes UTF-8 and lets the first text be looked at before it is read. */
-function decoded(bytes: AsyncIterable<Uint8Array>, counter: { bytes: number }) {
+function decoded(bytes: AsyncIterable<Uint8Array>, counter: { bytes: number }, name: string) {
   const decoder = new TextDecoder("utf-8");
   return (async function* () {
-    for await (const chunk of bytes) {
-      counter.bytes += chunk.byteLength;
-      const text = decoder.decode(chunk, { stream: true });
-      if (text !== "") yield text;
+    try {
+      for await (const chunk of bytes) {
+        counter.bytes += chunk.byteLength;
+        const text = decoder.decode(chunk, { stream: true });
+        if (text !== "") yield text;
+      }
+    } catch (error) {
+      // A file or a download that fails half-way; what was read has been handled.
+      const code = (error as { code?: string }).code;
+      throw new InputError(
+        `Cannot read all of ${name}: ${
+          /^E[A-Z]+$/.test(code ?? "") && code !== "ECONNRESET"
+            ? fileProblem(code)
+            : describeNetworkError(error)
+        }`,
+      );
     }
     const rest = decoder.decode();
     if (rest !== "") yield rest;
@@ -81,9 +94,7 @@ async function openUrl(url: string, options: OpenOptions): Promise<Input> {
       signal: AbortSignal.timeout(options.timeoutMs),
     });
   } catch (error) {
-    throw new InputError(
-      `Cannot fetch ${url}: ${(error as Error).cause ?? (error as Error).message}`,
-    );
+    throw new InputError(`Cannot fetch ${url}: ${describeNetworkError(error)}`);
   }
   if (!response.ok || !response.body) {
     throw new InputError(
@@ -94,7 +105,7 @@ async function openUrl(url: string, options: OpenOptions): Promise<Input> {
   const length = Number(response.headers.get("content-length"));
   const known = options.format ?? formatFromName(new URL(response.url || url).pathname) ??
     formatFromMediaType(response.headers.get("content-type"));
-  const sniffed = await withFormat(decoded(response.body, counter), known, url);
+  const sniffed = await withFormat(decoded(response.body, counter, url), known, url);
   return {
     name: url,
     ...sniffed,
@@ -102,6 +113,13 @@ async function openUrl(url: string, options: OpenOptions): Promise<Input> {
     bytesRead: () => counter.bytes,
     url: response.url || url,
   };
+}
+
+function fileProblem(code: string | undefined): string {
+  if (code === "ENOENT") return "no such file (check the path)";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "ENOTDIR") return "a part of the path is not a folder";
+  return `it cannot be opened (${code ?? "unknown reason"})`;
 }
 
 async function openFile(path: string, options: OpenOptions): Promise<Input> {
@@ -113,14 +131,12 @@ async function openFile(path: string, options: OpenOptions): Promise<Input> {
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as { code?: string }).code;
-    throw new InputError(
-      `Cannot read ${path}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`,
-    );
+    throw new InputError(`Cannot read ${path}: ${fileProblem(code)}`);
   }
   const counter = { bytes: 0 };
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   const sniffed = await withFormat(
-    decoded(stream, counter),
+    decoded(stream, counter, path),
     options.format ?? formatFromName(path),
     path,
   );
@@ -132,7 +148,9 @@ export function openInput(spec: string, options: OpenOptions): Promise<Input> {
   if (spec === "-") {
     const counter = { bytes: 0 };
     const stdin = process.stdin as AsyncIterable<Uint8Array>;
-    return withFormat(decoded(stdin, counter), options.format ?? null, "stdin").then((sniffed) => ({
+    return withFormat(decoded(stdin, counter, "stdin"), options.format ?? null, "stdin").then((
+      sniffed,
+    ) => ({
       name: "stdin",
       ...sniffed,
       size: null,

@@ -6,6 +6,7 @@ import type { Format } from "./formats.ts";
 import { readIcs } from "./ics.ts";
 import { readJson, readNdjson } from "./json.ts";
 import type { Reader, ReaderOptions } from "./record.ts";
+import { withFix } from "./fix-hints.ts";
 
 const READERS: Record<Format, Reader> = {
   ics: readIcs,
@@ -36,8 +37,10 @@ function applyDefaults(event: Record<string, unknown>, options: ReaderOptions): 
   }
 }
 
-function describe(path: (string | number)[], message: string): string {
-  return path.length > 1 ? `${message} (at ${path.join(".")})` : message;
+function describe(path: (string | number)[], message: string, format: Format): string {
+  const field = typeof path[0] === "string" ? path[0] : undefined;
+  const text = path.length > 1 ? message : withFix(field, message, format);
+  return path.length > 1 ? `${text} (at ${path.join(".")})` : text;
 }
 
 /** Every record of the input in order, each either valid (ready to send), invalid or skipped. */
@@ -61,7 +64,7 @@ export async function* readRecords(
       yield { kind: "valid", location: item.location, event: item.event };
     } else {
       const messages = toValidationDetails(result.error.issues, { root: "event" }).map((d) =>
-        describe(d.path, d.message)
+        describe(d.path, d.message, format)
       );
       yield { kind: "invalid", location: item.location, messages };
     }

@@ -4,6 +4,7 @@
  * into the Authorization header only and into no message.
  */
 import type { Agent } from "undici";
+import { describeNetworkError } from "./network-errors.ts";
 
 // undici is loaded on the first request: `validate` and `push --dry-run` never need it, and
 // evaluating it is a noticeable share of the CLI's start-up.
@@ -87,7 +88,7 @@ export class ApiClient {
         elapsedMs: performance.now() - started,
       };
     } catch (error) {
-      throw new TransportError(describeTransportError(error));
+      throw new TransportError(describeNetworkError(error));
     }
   }
 
@@ -95,21 +96,6 @@ export class ApiClient {
   async close(): Promise<void> {
     await this.#agent?.close();
   }
-}
-
-function describeTransportError(error: unknown): string {
-  const e = error as {
-    name?: string;
-    code?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
-  };
-  if (e.name === "TimeoutError" || e.name === "AbortError" || /timeout/i.test(e.code ?? "")) {
-    return "the request timed out";
-  }
-  const code = e.code ?? e.cause?.code;
-  const message = e.cause?.message ?? e.message ?? String(error);
-  return code ? `${code}: ${message}` : message;
 }
 
 /** One header's value as a string (the first, when repeated). */

@@ -29,7 +29,10 @@ Deno.test("a calendar fetched from a URL takes the feed URL as source_url", asyn
   const calendar = await Deno.readFile(`${DATA}ics-node-ical/google-calendar-kiev-tz.ics`);
   const server = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    () => new Response(calendar, { headers: { "content-type": "text/calendar" } }),
+    (request) =>
+      new URL(request.url).pathname === "/gone.ics"
+        ? new Response("not here", { status: 404 })
+        : new Response(calendar, { headers: { "content-type": "text/calendar" } }),
   );
   try {
     const url = `http://127.0.0.1:${server.addr.port}/team/calendar`;
@@ -48,6 +51,14 @@ Deno.test("a calendar fetched from a URL takes the feed URL as source_url", asyn
     // Read as CSV, the calendar's first line is a header with no event field: an input error.
     assert.equal(wrongFormat.code, 2);
     assert.match(wrongFormat.stderr, /"BEGIN:VCALENDAR" is not an event field/);
+    const missing = await runCli([
+      "validate",
+      `http://127.0.0.1:${server.addr.port}/gone.ics`,
+      "--json",
+    ]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.json().error, /gone\.ics: the server answered 404/);
+    assert.equal(missing.stderr.trim().split("\n").length, 1, "the error alone");
   } finally {
     await server.shutdown();
   }
