@@ -4,7 +4,7 @@
  * can be created, and sized for the embedding model in use. Without it AI search is unavailable
  * (and says why) while everything else works; nothing is lost, since vectors derive from events.
  */
-import type { Sql } from "postgres";
+import type { Sql, TransactionSql } from "postgres";
 
 export type VectorStoreStatus =
   | { available: true; model: string; dimensions: number; iterativeScan: boolean }
@@ -97,7 +97,7 @@ function createExtensionFailure(err: unknown): string {
  * benchmark's 100,000 vectors; searches widen ef_search with their candidate pool anyway
  * (server/db/event-search.ts). Measured in docs/benchmarks.md.
  */
-export async function createVectorIndex(sql: Sql): Promise<void> {
+export async function createVectorIndex(sql: Sql | TransactionSql): Promise<void> {
   await sql`
     CREATE INDEX event_embeddings_hnsw ON event_embeddings
     USING hnsw (embedding vector_cosine_ops) WITH (m = 8, ef_construction = 32)`;
