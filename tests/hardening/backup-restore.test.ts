@@ -17,14 +17,19 @@ import { testBackends } from "../support/databases.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { admin, eventually } from "../search/support.ts";
 import { startNpmScript } from "./support/npm-script.ts";
+import { FormClient, signUp } from "../web/support/form-client.ts";
 import { allTableRows } from "./support/table-rows.ts";
 
 function backupEnv(server: TestServer): Record<string, string> {
   return { EVENTS_API_URL: server.url, ADMIN_API_KEY: server.adminKey, EVENTS_API_KEY: "" };
 }
 
-/** Keys of two contributors, a trusted one with vectors, a revoked one, a changed limit. */
+/**
+ * Keys of two contributors, a trusted one with vectors, a revoked one, a changed limit, and a site
+ * account with its session.
+ */
 async function seed(server: TestServer): Promise<void> {
+  await signUp(new FormClient(server.url), "ops@example.org", "a long enough password");
   const alpha = await createApiKey(server, { contributor: "alpha", rate_limit_per_minute: 500 });
   const beta = await createApiKey(server, { contributor: "beta" });
   const gone = await createApiKey(server, { contributor: "gamma" });
@@ -95,6 +100,8 @@ Deno.test("[pglite] a backup restores every row of every table: events, keys, ve
     }
     assert.equal(live.get("events")!.length, 152);
     assert.ok(live.get("event_embeddings")!.length >= 150, "vectors are part of the backup");
+    assert.equal(live.get("accounts")!.length, 1, "site accounts are part of the backup");
+    assert.equal(live.get("sessions")!.length, 1, "and their sessions");
   } finally {
     await server.close();
     await fake.close();
