@@ -90,8 +90,15 @@ async function measure(baseUrl: string, eventId: string): Promise<void> {
   const times: Record<string, number[]> = Object.fromEntries(
     Object.keys(pages).map((name) => [name, []]),
   );
+  const entries = Object.entries(pages);
+  let seed = 7;
+  const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   for (let i = 0; i < RUNS + WARM_UP; i++) {
-    for (const [name, path] of Object.entries(pages)) {
+    // A new order each round: a page that always followed the heavy feed would pay for its
+    // garbage collection.
+    const round = entries.map((e) => ({ e, k: random() })).sort((a, b) => a.k - b.k)
+      .map(({ e }) => e);
+    for (const [name, path] of round) {
       const t = performance.now();
       const res = await fetch(`${baseUrl}${path(i)}`);
       await res.arrayBuffer();
