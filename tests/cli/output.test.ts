@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { ensureBuilt, runCli } from "./support/run-cli.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+// deno-lint-ignore no-control-regex
 const COLOUR = /\x1b\[[0-9;]*m/;
 
 async function writeTemp(name: string, text: string): Promise<string> {
