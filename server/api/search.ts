@@ -11,7 +11,9 @@ const SearchQuery = z.strictObject({
   ...filterShape,
   q: z.string({ error: () => "q is required: the words to search for" }).trim()
     .min(1, { message: "q must not be empty" })
-    .max(500, { message: "q may be at most 500 characters" }),
+    .max(500, { message: "q may be at most 500 characters" })
+    // PostgreSQL text cannot hold NUL: without this check the query fails with a 500.
+    .refine((s) => !s.includes("\u0000"), { message: "q must not contain NUL (%00)" }),
   mode: z.enum(SEARCH_MODES, {
     error: () => `mode must be one of ${SEARCH_MODES.join(", ")}`,
   }).default("hybrid"),
