@@ -27,7 +27,7 @@ import { VERSION } from "./version.ts";
 const INTERNAL_ERROR = 70;
 
 const HELP_FOOTER = `
-Inputs: a file (.ics, .csv, .json, .ndjson), an http(s) URL, or - for stdin.
+Inputs: a file (.ics, .csv, .json, .ndjson), an http(s) or webcal URL, or - for stdin.
 
 Environment:
   EVENTS_API_URL   service URL (default http://localhost:8000); --api-url wins
@@ -76,11 +76,17 @@ function readingOptions(command: Command): Command {
     .option("--horizon <days>", "ICS: expand recurring events this many days ahead", "365")
     .option("--from <date>", "ICS: start of the recurrence window (default: now)")
     .option(
-      "--map <column=field>",
-      "CSV: fill a field from another column (repeatable; column= drops it)",
+      "--map <name=field>",
+      "fill a field from a CSV column or JSON field (repeatable, also to fill several fields " +
+        "from one; name= drops it)",
       collect,
       [],
     )
+    .option(
+      "--id-from <fields>",
+      "make external_id from these fields (comma-separated) for records without one",
+    )
+    .option("--delimiter <char>", "CSV: , or ; or | or tab (default: found from the header)")
     .option(
       "--max-invalid <n|p%>",
       "succeed (exit 0) with up to this many invalid or rejected records, or this share of them",

@@ -1,9 +1,10 @@
 /** Parses and checks option values once, at the edge; commands receive only checked settings. */
 import { isWellFormedApiKey } from "../shared/api-key-format.ts";
-import { MAX_BATCH_EVENTS, PLATFORMS } from "../shared/event-schema.ts";
+import { EVENT_FIELDS, MAX_BATCH_EVENTS, PLATFORMS } from "../shared/event-schema.ts";
 import { isIanaTimeZone } from "../shared/zoned-time.ts";
 import { AuthError, UsageError } from "./errors.ts";
-import { checkColumnMap } from "./readers/csv-columns.ts";
+import { parseFieldMap } from "./readers/field-map.ts";
+import { closestName } from "./readers/did-you-mean.ts";
 import { type Format, parseFormat } from "./readers/formats.ts";
 import type { ReaderOptions } from "./readers/record.ts";
 
@@ -41,6 +42,8 @@ export interface RawReadOptions {
   horizon?: string;
   from?: string;
   map?: string[];
+  idFrom?: string;
+  delimiter?: string;
   timeout?: string;
   json?: boolean;
   verbose?: boolean;
@@ -57,19 +60,41 @@ export function integerOption(name: string, value: string, min: number, max: num
   return n;
 }
 
-function parseMap(entries: string[]): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const entry of entries) {
-    const eq = entry.lastIndexOf("=");
-    if (eq <= 0) {
+function parseIdFrom(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const fields = value.split(",").map((f) => f.trim()).filter((f) => f !== "");
+  if (fields.length === 0) {
+    throw new UsageError(`Cannot use --id-from ${value}: name fields, such as title,starts_at`);
+  }
+  for (const field of fields) {
+    if (!(EVENT_FIELDS as readonly string[]).includes(field) || field === "external_id") {
+      const guess = closestName(field, EVENT_FIELDS);
       throw new UsageError(
-        `Cannot use --map ${entry}: write it as column=field (or column= to drop it)`,
+        `Cannot use --id-from ${value}: ${field} is not an event field` +
+          (guess && guess !== "external_id" ? ` (did you mean ${guess}?)` : "") +
+          "; map a column or field to one with --map first",
       );
     }
-    map.set(entry.slice(0, eq).trim(), entry.slice(eq + 1).trim());
   }
-  checkColumnMap(map);
-  return map;
+  return fields;
+}
+
+const DELIMITERS: Record<string, string> = {
+  ",": ",",
+  ";": ";",
+  "|": "|",
+  tab: "\t",
+  "\\t": "\t",
+  "\t": "\t",
+};
+
+function parseDelimiter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const delimiter = DELIMITERS[value.toLowerCase()];
+  if (delimiter === undefined) {
+    throw new UsageError(`Cannot use --delimiter ${value}: use , or ; or | or tab`);
+  }
+  return delimiter;
 }
 
 function parseFrom(value: string | undefined): Date {
@@ -132,7 +157,9 @@ export function readSettings(
     timezone: raw.timezone,
     horizonDays: integerOption("--horizon", raw.horizon ?? "365", 1, 36_500),
     from: parseFrom(raw.from),
-    columnMap: parseMap(raw.map ?? []),
+    fieldMap: parseFieldMap(raw.map ?? []),
+    idFrom: parseIdFrom(raw.idFrom),
+    delimiter: parseDelimiter(raw.delimiter),
     timeoutMs: integerOption("--timeout", raw.timeout ?? "30", 1, 3600) * 1000,
     json: raw.json ?? false,
     verbose: raw.verbose ?? false,

@@ -115,7 +115,7 @@ async function readerOnly(
   const started = performance.now();
   let events = 0;
   let schemaMs = 0;
-  const options = { sourceName: "bench", horizonDays: 365, from, columnMap: new Map() };
+  const options = { sourceName: "bench", horizonDays: 365, from, fieldMap: new Map() };
   for await (const item of reader(chunks(), options)) {
     if (item.kind !== "event") continue;
     events++;

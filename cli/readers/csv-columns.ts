@@ -1,6 +1,8 @@
 /** How CSV headers become event fields and cell text becomes field values. */
 import { EVENT_FIELDS } from "../../shared/event-schema.ts";
 import { InputError } from "../errors.ts";
+import { closestName } from "./did-you-mean.ts";
+import { type FieldMap, mapKey } from "./field-map.ts";
 
 const NUMBER_FIELDS = new Set([
   "latitude",
@@ -22,25 +24,25 @@ function normaliseHeader(header: string): string {
 }
 
 /**
- * The field each column fills (null: dropped). A header is a field name (any case, spaces or
+ * The fields each column fills (none: dropped). A header is a field name (any case, spaces or
  * hyphens for underscores) unless `--map` says otherwise; any other header stops the run, since
  * every row would fail on it.
  */
-export function columnFields(headers: string[], columnMap: Map<string, string>): (string | null)[] {
-  const mapped = new Map(
-    [...columnMap].map(([column, field]) => [column.trim().toLowerCase(), field]),
-  );
+export function columnFields(headers: string[], fieldMap: FieldMap): string[][] {
   const unknown: string[] = [];
   const fields = headers.map((header) => {
-    const target = mapped.get(header.trim().toLowerCase());
-    if (target !== undefined) return target === "" ? null : target;
+    const mapped = fieldMap.get(mapKey(header));
+    if (mapped !== undefined) return mapped;
     const field = normaliseHeader(header);
-    if (field === "") return null;
+    if (field === "") return [];
     if (!KNOWN_FIELDS.has(field)) unknown.push(header);
-    return field;
+    return [field];
   });
   if (unknown.length > 0) {
-    const names = unknown.map((h) => JSON.stringify(h)).join(", ");
+    const names = unknown.map((h) => {
+      const guess = closestName(normaliseHeader(h), EVENT_FIELDS);
+      return `${JSON.stringify(h)}${guess ? ` (did you mean ${guess}?)` : ""}`;
+    }).join(", ");
     throw new InputError(
       `Cannot read the CSV header: ${names} ${
         unknown.length === 1 ? "is not an event field" : "are not event fields"
@@ -51,29 +53,26 @@ export function columnFields(headers: string[], columnMap: Map<string, string>):
     );
   }
   const seen = new Set<string>();
-  for (const field of fields) {
-    if (field === null) continue;
+  for (const field of fields.flat()) {
     if (seen.has(field)) {
-      throw new InputError(`Cannot read the CSV header: two columns fill ${field}`);
+      throw new InputError(
+        `Cannot read the CSV header: two columns fill ${field}; drop one with --map "column="`,
+      );
     }
     seen.add(field);
   }
   return fields;
 }
 
-/** Checks `--map` targets before any input is read. */
-export function checkColumnMap(columnMap: Map<string, string>): void {
-  for (const [column, field] of columnMap) {
-    if (field !== "" && !KNOWN_FIELDS.has(field)) {
-      throw new InputError(`Cannot use --map ${column}=${field}: ${field} is not an event field`);
-    }
-  }
-}
-
 function parseNumber(text: string): number | string {
   const compact = text.replace(/\s+/g, "");
   if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(compact)) return Number(compact);
   if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(compact)) return Number(compact.replaceAll(",", ""));
+  // European spreadsheets: a decimal comma (12,50), thousands as dots (1.250,50).
+  if (/^[+-]?\d+,(\d{1,2}|\d{4,})$/.test(compact)) return Number(compact.replace(",", "."));
+  if (/^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$/.test(compact)) {
+    return Number(compact.replaceAll(".", "").replace(",", "."));
+  }
   // Left as text: the schema then says the field must be a number.
   return text;
 }
@@ -95,5 +94,6 @@ export function cellValue(field: string, cell: string): unknown {
   if (NUMBER_FIELDS.has(field)) return parseNumber(cell);
   if (BOOLEAN_FIELDS.has(field)) return parseBoolean(cell);
   if (LIST_FIELDS.has(field)) return parseList(cell);
-  return cell;
+  // Line breaks inside a quoted cell arrive as the file wrote them: store them as \n.
+  return cell.indexOf("\r") === -1 ? cell : cell.replace(/\r\n?/g, "\n");
 }

@@ -10,6 +10,8 @@ const BY_EXTENSION: Record<string, Format> = {
   ifb: "ics",
   icalendar: "ics",
   csv: "csv",
+  tsv: "csv",
+  tab: "csv",
   json: "json",
   ndjson: "ndjson",
   jsonl: "ndjson",
@@ -18,6 +20,7 @@ const BY_EXTENSION: Record<string, Format> = {
 const BY_MEDIA_TYPE: Record<string, Format> = {
   "text/calendar": "ics",
   "text/csv": "csv",
+  "text/tab-separated-values": "csv",
   "application/json": "json",
   "application/x-ndjson": "ndjson",
   "application/ndjson": "ndjson",
@@ -50,7 +53,7 @@ export function formatFromContent(head: string): Format | null {
       return "json";
     }
   }
-  if (/^[^\r\n]*,[^\r\n]*(\r?\n|$)/.test(text)) return "csv";
+  if (/^[^\r\n]*[,;\t][^\r\n]*(\r?\n|$)/.test(text)) return "csv";
   return null;
 }
 

@@ -2,8 +2,9 @@
 import { jsonElements } from "./json-elements.ts";
 import { lines } from "./lines.ts";
 import type { ReaderOptions, ReadItem } from "./record.ts";
+import { type FieldMap, renameFields } from "./field-map.ts";
 
-function toItem(text: string, location: string): ReadItem {
+function toItem(text: string, location: string, map: FieldMap): ReadItem {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -20,7 +21,7 @@ function toItem(text: string, location: string): ReadItem {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { kind: "invalid", location, message: "each event must be a JSON object" };
   }
-  return { kind: "event", location, event: value as Record<string, unknown> };
+  return { kind: "event", location, event: renameFields(value as Record<string, unknown>, map) };
 }
 
 /** Reads `[...]` or `{"events": [...]}`; locations are `file:line (index i)`. */
@@ -29,7 +30,11 @@ export async function* readJson(
   options: ReaderOptions,
 ): AsyncGenerator<ReadItem> {
   for await (const element of jsonElements(chunks, options.sourceName)) {
-    yield toItem(element.text, `${options.sourceName}:${element.line} (index ${element.index})`);
+    yield toItem(
+      element.text,
+      `${options.sourceName}:${element.line} (index ${element.index})`,
+      options.fieldMap,
+    );
   }
 }
 
@@ -40,6 +45,6 @@ export async function* readNdjson(
 ): AsyncGenerator<ReadItem> {
   for await (const line of lines(chunks)) {
     if (line.text.trim() === "") continue;
-    yield toItem(line.text, `${options.sourceName}:${line.number}`);
+    yield toItem(line.text, `${options.sourceName}:${line.number}`, options.fieldMap);
   }
 }

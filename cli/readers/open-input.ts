@@ -143,7 +143,7 @@ async function openFile(path: string, options: OpenOptions): Promise<Input> {
   return { name: path, ...sniffed, size, bytesRead: () => counter.bytes };
 }
 
-/** Opens `spec`: "-" is stdin, http(s):// a URL, anything else a file path. */
+/** Opens `spec`: "-" is stdin, http(s):// or webcal:// a URL, anything else a file path. */
 export function openInput(spec: string, options: OpenOptions): Promise<Input> {
   if (spec === "-") {
     const counter = { bytes: 0 };
@@ -157,6 +157,8 @@ export function openInput(spec: string, options: OpenOptions): Promise<Input> {
       bytesRead: () => counter.bytes,
     }));
   }
+  // webcal:// is how calendar links ask to be subscribed to: the feed itself is at https://.
+  if (/^webcals?:\/\//i.test(spec)) return openUrl(spec.replace(/^webcals?:/i, "https:"), options);
   if (/^https?:\/\//i.test(spec)) return openUrl(spec, options);
   return openFile(spec, options);
 }

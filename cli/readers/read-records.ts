@@ -7,6 +7,7 @@ import { readIcs } from "./ics.ts";
 import { readJson, readNdjson } from "./json.ts";
 import type { Reader, ReaderOptions } from "./record.ts";
 import { withFix } from "./fix-hints.ts";
+import { deriveExternalId, readAllDay } from "./tabular-fields.ts";
 
 const READERS: Record<Format, Reader> = {
   ics: readIcs,
@@ -59,6 +60,14 @@ export async function* readRecords(
       continue;
     }
     applyDefaults(item.event, options);
+    if (format !== "ics") {
+      const idProblem = options.idFrom ? deriveExternalId(item.event, options.idFrom) : null;
+      if (idProblem !== null) {
+        yield { kind: "invalid", location: item.location, messages: [idProblem] };
+        continue;
+      }
+      readAllDay(item.event);
+    }
     const result = EventInput.safeParse(item.event);
     if (result.success) {
       yield { kind: "valid", location: item.location, event: item.event };

@@ -1,3 +1,5 @@
+import type { FieldMap } from "./field-map.ts";
+
 /** What every reader yields: events with where they came from, and problems met on the way. */
 
 /** Settings every reader understands; each uses the ones that apply to its format. */
@@ -14,8 +16,12 @@ export interface ReaderOptions {
   horizonDays: number;
   /** ICS: start of the recurrence window. */
   from: Date;
-  /** CSV: header name to field name; an empty field name drops the column. */
-  columnMap: Map<string, string>;
+  /** `--map`: CSV column or JSON field name to the fields it fills (none: dropped). */
+  fieldMap: FieldMap;
+  /** `--id-from`: the fields external_id is made from when a record has none. */
+  idFrom?: string[];
+  /** CSV: the delimiter; found from the header row when not given. */
+  delimiter?: string;
 }
 
 /** One item of a reader's output, in file order. */

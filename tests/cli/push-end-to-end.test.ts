@@ -134,7 +134,7 @@ Deno.test(
       const { key } = await createApiKey(server);
       const lines = [sampleEvent(1), { ...sampleEvent(2), title: "" }, sampleEvent(3), {
         ...sampleEvent(4),
-        starts_at: "2030-06-01",
+        starts_at: "2030-06-31",
       }];
       const path = await writeTemp("feed.ndjson", lines.map((l) => JSON.stringify(l)).join("\n"));
       const run = await runCli(["push", path], { env: env(server.url, key) });
@@ -142,7 +142,7 @@ Deno.test(
       assert.match(run.stderr, /feed\.ndjson:2: invalid: title must not be empty/);
       assert.match(
         run.stderr,
-        /feed\.ndjson:4: invalid: starts_at "2030-06-01" is a date without a time/,
+        /feed\.ndjson:4: invalid: starts_at "2030-06-31" is not a real date/,
       );
       assert.match(run.stdout, /^Stored 2 events: 2 inserted, 0 updated\.$/m);
       assert.equal((await storedEvents(server.url)).size, 2);

@@ -41,7 +41,7 @@ async function collect(
     const record of readRecords(format, chunks, {
       horizonDays: 365,
       from: new Date(),
-      columnMap: new Map(),
+      fieldMap: new Map(),
       ...options,
     })
   ) records.push(record);
