@@ -61,12 +61,12 @@ export async function* readRecords(
     }
     applyDefaults(item.event, options);
     if (format !== "ics") {
-      const idProblem = options.idFrom ? deriveExternalId(item.event, options.idFrom) : null;
-      if (idProblem !== null) {
-        yield { kind: "invalid", location: item.location, messages: [idProblem] };
+      const problem = (options.idFrom ? deriveExternalId(item.event, options.idFrom) : null) ??
+        readAllDay(item.event);
+      if (problem !== null) {
+        yield { kind: "invalid", location: item.location, messages: [problem] };
         continue;
       }
-      readAllDay(item.event);
     }
     const result = EventInput.safeParse(item.event);
     if (result.success) {

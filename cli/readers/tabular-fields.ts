@@ -7,11 +7,18 @@ import { parseDate } from "../../shared/zoned-time.ts";
 
 const DAY_MS = 86_400_000;
 
+const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+
 function dateOnly(value: unknown): string | null {
   if (typeof value !== "string") return null;
   const text = value.trim();
-  // A date that does not exist is left as it is: the schema's message names it.
-  return parseDate(text).kind === "date" ? text : null;
+  return DATE_SHAPE.test(text) && parseDate(text).kind === "date" ? text : null;
+}
+
+function impossibleDate(field: string, value: unknown): string | null {
+  if (typeof value !== "string" || !DATE_SHAPE.test(value.trim())) return null;
+  if (parseDate(value.trim()).kind === "date") return null;
+  return `${field} ${JSON.stringify(value.trim())} is not a real date: check the day of the month`;
 }
 
 function nextDay(date: string): string {
@@ -22,11 +29,15 @@ function nextDay(date: string): string {
  * Reads date-only times as an all-day event: from midnight of the start date to midnight after the
  * end date (conference lists give the last day, not the day after), or for one day without an end.
  * Midnight is in the record's timezone, or UTC when it has none, like an ICS all-day event.
+ * Returns why a date-only value cannot be read (February 30), or null.
  */
-export function readAllDay(event: Record<string, unknown>): void {
+export function readAllDay(event: Record<string, unknown>): string | null {
+  const impossible = impossibleDate("starts_at", event.starts_at) ??
+    impossibleDate("ends_at", event.ends_at);
+  if (impossible) return impossible;
   const start = dateOnly(event.starts_at);
   const end = dateOnly(event.ends_at);
-  if (start === null && end === null) return;
+  if (start === null && end === null) return null;
   const zoned = typeof event.timezone === "string" && event.timezone.trim() !== "";
   const midnight = (date: string) => `${date}T00:00:00${zoned ? "" : "Z"}`;
   if (start !== null) {
@@ -35,6 +46,7 @@ export function readAllDay(event: Record<string, unknown>): void {
     if (noEnd) event.ends_at = midnight(nextDay(start));
   }
   if (end !== null) event.ends_at = midnight(nextDay(end));
+  return null;
 }
 
 /**

@@ -207,3 +207,15 @@ Deno.test("webcal:// links are fetched over https", async () => {
     await server.shutdown();
   }
 });
+
+Deno.test("a date-only value that does not exist is an invalid record, not an all-day event", async () => {
+  const line = JSON.stringify({
+    external_id: "x",
+    title: "X",
+    source_url: "https://ex.org/x",
+    starts_at: "2026-02-30",
+  });
+  assert.deepEqual(messagesOf(await readText("ndjson", line)), [
+    'starts_at "2026-02-30" is not a real date: check the day of the month',
+  ]);
+});
