@@ -31,11 +31,13 @@ export interface BenchDatabase {
 }
 
 const CACHE_DIR = new URL("../../.cache/", import.meta.url).pathname;
+/** Part of a template's name: raise it when what a template holds changes beyond migrations. */
+const TEMPLATE_VERSION = 2;
 const BATCH = 1000;
 
 /** A fresh copy of a database of `size` realistic events, seeding the template if needed. */
 export async function benchDatabase(kind: DatabaseKind, size: number): Promise<BenchDatabase> {
-  const name = `bench_${size}_${await migrationsHash()}`;
+  const name = `bench_v${TEMPLATE_VERSION}_${size}_${await migrationsHash()}`;
   if (kind === "pglite") {
     const template = `${CACHE_DIR}${name}`;
     if (!(await exists(template))) await seedPglite(template, size);

@@ -1,7 +1,15 @@
 /** The three search modes over one set of filters: text, semantic, and a fusion of both. */
 import type { Sql } from "postgres";
 import type { EventFilters } from "../db/event-reads.ts";
-import { rankByText, rankByVector, type RankedEvent } from "../db/event-search.ts";
+import {
+  type Match,
+  rankByText,
+  rankByVector,
+  type RankedEvent,
+  textMatches,
+  vectorMatches,
+  withEvents,
+} from "../db/event-search.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
 import { AppError } from "../errors.ts";
 import type { AiSearch } from "../embeddings/ai-search.ts";
@@ -59,36 +67,42 @@ export async function searchEvents(
   }
   const pool = Math.max(HYBRID_MIN_POOL, limit * HYBRID_POOL_PER_RESULT);
   // The query is embedded (on the model's thread or by the provider) while text ranks it.
-  const [textHits, vectorQuery] = await Promise.all([
-    rankByText(sql, q, filters, pool),
+  const [textRanking, vectorQuery] = await Promise.all([
+    textMatches(sql, q, filters, pool),
     vectorQueryOrThrow(ai, q).catch((err: unknown) => {
       if (err instanceof AppError) return err;
       throw err;
     }),
   ]);
   if (vectorQuery instanceof AppError) {
+    const page = await withEvents(sql, textRanking.slice(0, limit));
     return {
-      hits: textHits.slice(0, limit).map(({ tier: _, ...hit }, i) => ({
-        ...hit,
+      hits: page.map(({ event, score }, i) => ({
+        event,
+        score,
         ranks: { text: i + 1, semantic: null },
       })),
       degraded: `${vectorQuery.message} These results are from text search alone.`,
     };
   }
-  const vectorHits = await rankByVector(sql, vectorQuery, filters, pool);
-  const fused = fuseRankings<RankedEvent>([
+  const fused = fuseRankings<Match>([
     {
       name: "text",
-      items: textHits,
-      weight: (hit) => (hit.tier === 0 ? EVERY_WORD_WEIGHT : 1),
+      items: textRanking,
+      weight: (match) => (match.tier === 0 ? EVERY_WORD_WEIGHT : 1),
     },
-    { name: "semantic", items: vectorHits },
-  ], (hit) => hit.event.id);
+    { name: "semantic", items: await vectorMatches(sql, vectorQuery, filters, pool) },
+  ], (match) => match.id);
+  // Whole events for the page only: the rankings held ids.
+  const page = await withEvents(
+    sql,
+    fused.slice(0, limit).map((f) => ({ id: f.item.id, score: f.score, ranks: f.ranks })),
+  );
   return {
-    hits: fused.slice(0, limit).map((f) => ({
-      event: f.item.event,
-      score: f.score,
-      ranks: { text: f.ranks.text, semantic: f.ranks.semantic },
+    hits: page.map(({ event, score, ranks }) => ({
+      event,
+      score,
+      ranks: { text: ranks.text, semantic: ranks.semantic },
     })),
   };
 }
