@@ -81,7 +81,7 @@ function generateCsv(rows: number): string {
 
 async function timed(args: string[], env: Record<string, string> = {}) {
   const output = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "%e %M %U %S", "node", `${ROOT}cli/dist/events.mjs`, ...args],
+    args: ["-f", "%e %M %U %S", "node", `${ROOT}packages/cli/dist/events.mjs`, ...args],
     env,
     stdout: "piped",
     stderr: "piped",

@@ -18,7 +18,7 @@ async function writeTemp(name: string, text: string): Promise<string> {
 /** Runs the CLI inside a pseudo-terminal (util-linux `script`): what a person at a terminal sees. */
 async function runInTerminal(args: string[], env: Record<string, string> = {}) {
   await ensureBuilt();
-  const command = ["node", `${ROOT}cli/dist/events.mjs`, ...args]
+  const command = ["node", `${ROOT}packages/cli/dist/events.mjs`, ...args]
     .map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   const output = await new Deno.Command("script", {
     args: ["-qec", command, "/dev/null"],

@@ -1,7 +1,7 @@
 /** Runs the built `events` CLI as a child process, as a user or a CI job would. */
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
-const BUNDLE = `${ROOT}cli/dist/events.mjs`;
+export const BUNDLE = `${ROOT}packages/cli/dist/events.mjs`;
 
 /** What a run printed and how it ended. */
 export interface CliRun {
@@ -29,7 +29,7 @@ async function newestSource(dir: string): Promise<number> {
   return newest;
 }
 
-/** Builds cli/dist/events.mjs when it is missing or older than a source file. */
+/** Builds packages/cli/dist/events.mjs when it is missing or older than a source file. */
 export function ensureBuilt(): Promise<void> {
   built ??= (async () => {
     let bundleTime = 0;
@@ -51,7 +51,7 @@ export function ensureBuilt(): Promise<void> {
   return built;
 }
 
-/** Runs `node cli/dist/events.mjs ...args`; `stdin` is piped in when given. */
+/** Runs `node packages/cli/dist/events.mjs ...args`; `stdin` is piped in when given. */
 export async function runCli(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {},
