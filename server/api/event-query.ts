@@ -7,6 +7,7 @@ import { toValidationDetails } from "../../shared/validation-details.ts";
 import type { EventFilters, ListCursor } from "../db/event-reads.ts";
 import { validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
+import { nearFilterOf, nearQueryShape, radiusNeedsNear } from "./near-query.ts";
 
 const text = (field: string) =>
   z.string().trim().min(1, { message: `${field} must not be empty` }).max(500)
@@ -86,6 +87,7 @@ export const eventQueryShape = {
   }).optional(),
   is_free: flag("is_free"),
   topic: text("topic"),
+  ...nearQueryShape,
   limit: z.string().optional().transform((v, ctx) => {
     if (v === undefined) return 20;
     const n = Number(v);
@@ -98,7 +100,7 @@ export const eventQueryShape = {
   cursor,
 };
 
-export const EventListQuery = z.strictObject(eventQueryShape);
+export const EventListQuery = z.strictObject(eventQueryShape).superRefine(radiusNeedsNear);
 
 /** Encodes a cursor for `next_cursor`. */
 export function encodeCursor(c: ListCursor | null): string | null {
@@ -123,7 +125,8 @@ export function parseQuery<T extends z.ZodType>(
 
 /** The filters part of a parsed query. */
 export function filtersOf(q: z.output<typeof EventListQuery>): EventFilters {
-  const { limit: _limit, cursor: _cursor, ...filters } = q;
+  const { limit: _limit, cursor: _cursor, near, radius_km, ...rest } = q;
+  const filters = { ...rest, near: nearFilterOf({ near, radius_km }) };
   return Object.fromEntries(
     Object.entries(filters).filter(([, v]) => v !== undefined),
   ) as EventFilters;

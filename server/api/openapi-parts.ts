@@ -47,6 +47,13 @@ export const listParams = [
   ],
   ["is_free", "true or false."],
   ["topic", "One topic, case-insensitive."],
+  [
+    "near",
+    "latitude,longitude (decimal degrees, such as 38.72,-9.14): only events with coordinates " +
+    "within radius_km of it, by great-circle distance, correct across the antimeridian and at " +
+    "the poles.",
+  ],
+  ["radius_km", "Radius of near in kilometres, above 0 and at most 1000 (default 50)."],
   ["limit", "Page size, 1 to 100 (default 20)."],
   ["cursor", "next_cursor of the previous page."],
 ].map(([name, description]) => ({

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { eventQueryShape, filtersOf, parseQuery } from "./event-query.ts";
+import { radiusNeedsNear } from "./near-query.ts";
 import { SEARCH_MODES, searchEvents } from "../search/search-events.ts";
 
 const { cursor: _cursor, q: _q, ...filterShape } = eventQueryShape;
@@ -17,7 +18,7 @@ const SearchQuery = z.strictObject({
   mode: z.enum(SEARCH_MODES, {
     error: () => `mode must be one of ${SEARCH_MODES.join(", ")}`,
   }).default("hybrid"),
-});
+}).superRefine(radiusNeedsNear);
 
 /** Answers `{data: [{event, score}], mode}`; hybrid results also carry each ranking's place. */
 export async function searchHandler(c: Context<AppEnv>): Promise<Response> {
