@@ -3,6 +3,7 @@
  * responses. Handlers throw AppError; nothing else builds an error body.
  */
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ValidationDetail } from "../shared/validation-details.ts";
 import { isDatabaseUnavailable } from "./db/connection-errors.ts";
 
@@ -11,6 +12,7 @@ const STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -26,6 +28,7 @@ const TITLE: Record<ErrorCode, string> = {
   unauthorized: "Unauthorized",
   forbidden: "Forbidden",
   not_found: "Not found",
+  method_not_allowed: "Method not allowed",
   conflict: "Conflict",
   payload_too_large: "Payload too large",
   unsupported_media_type: "Unsupported media type",
@@ -67,13 +70,27 @@ function databaseUnavailable(): AppError {
   );
 }
 
+/** Hono's own refusals (library middleware throws HTTPException), in our closed set. */
+function fromHttpException(err: HTTPException): AppError | null {
+  const code = (Object.keys(STATUS) as ErrorCode[]).find((k) => STATUS[k] === err.status);
+  if (code === undefined || code === "internal") return null;
+  if (code === "validation_failed") {
+    return validationError([{ path: [], message: `The request is malformed: ${err.message}` }]);
+  }
+  return new AppError(code, err.message);
+}
+
+/** Whether a thrown value is one the API answers on purpose (not a bug worth logging). */
+export function isExpectedError(err: unknown): boolean {
+  return err instanceof AppError || (err instanceof HTTPException && err.status < 500);
+}
+
 /** The JSON response for any thrown value; unknown errors become a 500 without internals. */
 export function errorResponse(c: Context, err: unknown): Response {
-  const appError = err instanceof AppError
-    ? err
-    : isDatabaseUnavailable(err)
-    ? databaseUnavailable()
-    : new AppError("internal", "The server could not complete the request; try again later.");
+  const appError = (err instanceof AppError ? err : null) ??
+    (err instanceof HTTPException ? fromHttpException(err) : null) ??
+    (isDatabaseUnavailable(err) ? databaseUnavailable() : null) ??
+    new AppError("internal", "The server could not complete the request; try again later.");
   const { details, headers = {}, retryAfterSeconds } = appError.options;
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   if (retryAfterSeconds !== undefined) c.header("Retry-After", String(retryAfterSeconds));

@@ -100,7 +100,12 @@ function optional<T extends z.ZodType>(schema: T) {
 function url(field: string) {
   return text(field, MAX_URL_LENGTH).refine((s) => s === "" || isHttpUrl(s), {
     message: `${field} must be an absolute http:// or https:// URL`,
-  }).meta({ format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" });
+    // No `format: uri`: the server takes what WHATWG URL parsing takes (spaces, Unicode), which
+    // that format forbids; the pattern and the description state the real rule.
+  }).meta({
+    pattern: "^[hH][tT][tT][pP][sS]?://",
+    description: "An absolute http:// or https:// URL with a host.",
+  });
 }
 
 function isHttpUrl(s: string): boolean {
@@ -350,7 +355,8 @@ export const EventInput = z.strictObject(eventShape, {
       starts_at: (times?.starts_at ?? toUtcIso(e.starts_at, e.timezone)) as string,
       ends_at: e.ends_at === null ? null : times?.ends_at ?? toUtcIso(e.ends_at, e.timezone),
     };
-  });
+  })
+  .meta({ id: "Event", description: "An event as a contributor submits it." });
 
 /** A validated, normalised event: defaults applied, times in UTC, labels de-duplicated. */
 export type EventRecord = z.output<typeof EventInput>;
@@ -372,4 +378,4 @@ export const EventBatch = z.strictObject({
     issue.code === "invalid_type"
       ? `the request body must be a JSON object with an events array, not ${typeName(issue.input)}`
       : undefined,
-});
+}).meta({ id: "EventBatch" });

@@ -8,7 +8,7 @@ export interface ValidationDetail {
 }
 
 /** What the validated value is, for messages about its top level. */
-export type ValidatedRoot = "request body" | "query string" | "event";
+export type ValidatedRoot = "request body" | "query string" | "path" | "event";
 
 export interface ValidationDetailsOptions {
   /** What the path is relative to; "request body" when not given. */

@@ -1,8 +1,8 @@
 /** GET /api/v1/admin/backup: a consistent copy of the embedded database, taken while it runs. */
-import type { Context } from "hono";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { AppError } from "../errors.ts";
-import { bearer, error } from "./openapi-parts.ts";
+import { errorResponse } from "./responses.ts";
 
 /** The file name a backup taken at `at` is offered under (UTC, sortable, no colons). */
 export function backupFileName(at: Date): string {
@@ -10,8 +10,36 @@ export function backupFileName(at: Date): string {
   return `events-backup-${stamp}.tar.gz`;
 }
 
+export const backupRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/backup",
+  operationId: "backupDatabase",
+  tags: ["Operators"],
+  summary: "Back up the embedded database while it runs",
+  description: "A gzip'd tar of the PGlite data directory, consistent at one instant: restore it " +
+    "with `npm run restore -- <file>` into an empty data directory. A server on PostgreSQL " +
+    "answers 409: back it up with pg_dump.",
+  security: [{ bearerAuth: ["admin"] }],
+  responses: {
+    200: {
+      description: "The backup file.",
+      headers: {
+        "Content-Disposition": {
+          description: 'attachment; filename="events-backup-<UTC time>.tar.gz"',
+          required: true,
+          schema: { type: "string" },
+        },
+      },
+      content: {
+        "application/gzip": { schema: { type: "string", contentMediaType: "application/gzip" } },
+      },
+    },
+    409: errorResponse("conflict", "The server uses PostgreSQL: back it up with pg_dump."),
+  },
+});
+
 /** Streams a gzip'd tar of the embedded data directory; 409 on a PostgreSQL server. */
-export async function backupHandler(c: Context<AppEnv>): Promise<Response> {
+export const backupHandler: RouteHandler<typeof backupRoute, AppEnv> = async (c) => {
   const { db } = c.get("deps");
   if (!db.snapshot) {
     throw new AppError(
@@ -28,28 +56,4 @@ export async function backupHandler(c: Context<AppEnv>): Promise<Response> {
     "Content-Disposition": `attachment; filename="${backupFileName(new Date())}"`,
     "Cache-Control": "no-store",
   });
-}
-
-/** The endpoint in the OpenAPI document. */
-export const backupOpenApiPaths = {
-  "/api/v1/admin/backup": {
-    get: {
-      summary: "Back up the embedded database while it runs (operators)",
-      description:
-        "A gzip'd tar of the PGlite data directory, consistent at one instant: restore it with " +
-        "`npm run restore -- <file>` into an empty data directory. A server on PostgreSQL " +
-        "answers 409: back it up with pg_dump.",
-      security: bearer,
-      responses: {
-        200: {
-          description: "The backup file.",
-          content: { "application/gzip": { schema: { type: "string", format: "binary" } } },
-        },
-        401: error("Not authenticated."),
-        403: error("The key lacks the admin scope."),
-        409: error("The server uses PostgreSQL; use pg_dump."),
-        429: error("Rate limit exceeded; see Retry-After."),
-      },
-    },
-  },
 };

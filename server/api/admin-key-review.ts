@@ -2,16 +2,18 @@
  * Operator review of keys: a key with its first batch, trust and untrust, and its rate limit.
  * Trust changes wake the embedding worker, which embeds every event the key last wrote.
  */
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import { findApiKeyByRef } from "../db/api-keys.ts";
 import { firstBatchOf, setKeyRateLimit } from "../db/key-trust.ts";
 import { trustKey, untrustKey } from "../auth/key-decisions.ts";
-import { toValidationDetails } from "../../shared/validation-details.ts";
-import { validationError } from "../errors.ts";
-import { keyFromPath, keyView } from "./admin-keys.ts";
-import { readJsonBody } from "./read-json-body.ts";
+import { KeyPatch, KeyReview } from "../../shared/key-schemas.ts";
+import { errorResponse, json } from "./responses.ts";
+import { currentKeyView, KeyData, keyFromPath, KeyRefParams, keyView } from "./admin-key-ref.ts";
+
+const operators = [{ bearerAuth: ["admin"] }];
+const noSuchKey = errorResponse("not_found", "No key has this id or prefix.");
 
 /** Who made a decision: the operator key's display prefix, or the name of the env variable. */
 function decidedBy(c: Context<AppEnv>): string {
@@ -19,44 +21,93 @@ function decidedBy(c: Context<AppEnv>): string {
   return principal.keyId === null ? "ADMIN_API_KEY" : principal.prefix;
 }
 
-async function currentView(c: Context<AppEnv>, keyId: string) {
-  const record = await findApiKeyByRef(c.get("deps").db.sql, keyId);
-  return keyView(record!);
-}
-
-/** GET /api/v1/admin/keys/{ref}: the key and its first accepted batch (null before one). */
-export async function getKeyHandler(c: Context<AppEnv>): Promise<Response> {
-  const key = await keyFromPath(c);
-  const firstBatch = await firstBatchOf(c.get("deps").db.sql, key.id);
-  return c.json({ data: { ...keyView(key), first_batch: firstBatch } });
-}
-
-/** POST /api/v1/admin/keys/{ref}/trust: the key's events enter AI search. */
-export async function trustKeyHandler(c: Context<AppEnv>): Promise<Response> {
-  const key = await keyFromPath(c);
-  await trustKey(c.get("deps"), key, decidedBy(c));
-  return c.json({ data: await currentView(c, key.id) });
-}
-
-/** POST /api/v1/admin/keys/{ref}/untrust: the key's events leave AI search at once. */
-export async function untrustKeyHandler(c: Context<AppEnv>): Promise<Response> {
-  const key = await keyFromPath(c);
-  await untrustKey(c.get("deps"), key, decidedBy(c));
-  return c.json({ data: await currentView(c, key.id) });
-}
-
-const KeyPatch = z.strictObject({
-  rate_limit_per_minute: z.number({ error: () => "rate_limit_per_minute must be a number" })
-    .int({ message: "rate_limit_per_minute must be a whole number" })
-    .min(1, { message: "rate_limit_per_minute must be at least 1" })
-    .max(100_000, { message: "rate_limit_per_minute must be at most 100000" }),
+export const getKeyRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/keys/{ref}",
+  operationId: "getKey",
+  tags: ["Operators"],
+  summary: "Get a key with its first batch, for review",
+  security: operators,
+  request: { params: KeyRefParams },
+  responses: {
+    200: json(z.object({ data: KeyReview }), "The key and its first batch (null before one)."),
+    404: noSuchKey,
+  },
 });
 
-/** PATCH /api/v1/admin/keys/{ref}: changes the key's rate limit. */
-export async function patchKeyHandler(c: Context<AppEnv>): Promise<Response> {
-  const key = await keyFromPath(c);
-  const parsed = KeyPatch.safeParse(await readJsonBody(c));
-  if (!parsed.success) throw validationError(toValidationDetails(parsed.error.issues));
-  await setKeyRateLimit(c.get("deps").db.sql, key.id, parsed.data.rate_limit_per_minute);
-  return c.json({ data: await currentView(c, key.id) });
-}
+/** The key and its first accepted batch. */
+export const getKeyHandler: RouteHandler<typeof getKeyRoute, AppEnv> = async (c) => {
+  const key = await keyFromPath(c, c.req.valid("param").ref);
+  const firstBatch = await firstBatchOf(c.get("deps").db.sql, key.id);
+  return c.json({ data: { ...keyView(key), first_batch: firstBatch } }, 200);
+};
+
+export const trustKeyRoute = createRoute({
+  method: "post",
+  path: "/api/v1/admin/keys/{ref}/trust",
+  operationId: "trustKey",
+  tags: ["Operators"],
+  summary: "Trust a key",
+  description: "Every current and future event the key last wrote gets a vector and enters AI " +
+    "search, with no action by the contributor.",
+  security: operators,
+  request: { params: KeyRefParams },
+  responses: {
+    200: json(KeyData, "The key, now trusted."),
+    404: noSuchKey,
+    409: errorResponse("conflict", "The key is revoked and cannot be trusted."),
+  },
+});
+
+/** The key's events enter AI search. */
+export const trustKeyHandler: RouteHandler<typeof trustKeyRoute, AppEnv> = async (c) => {
+  const key = await keyFromPath(c, c.req.valid("param").ref);
+  await trustKey(c.get("deps"), key, decidedBy(c));
+  return c.json({ data: await currentKeyView(c, key.id) }, 200);
+};
+
+export const untrustKeyRoute = createRoute({
+  method: "post",
+  path: "/api/v1/admin/keys/{ref}/untrust",
+  operationId: "untrustKey",
+  tags: ["Operators"],
+  summary: "Withdraw trust from a key",
+  description: "The key's events leave AI search at once.",
+  security: operators,
+  request: { params: KeyRefParams },
+  responses: { 200: json(KeyData, "The key, now untrusted."), 404: noSuchKey },
+});
+
+/** The key's events leave AI search at once. */
+export const untrustKeyHandler: RouteHandler<typeof untrustKeyRoute, AppEnv> = async (c) => {
+  const key = await keyFromPath(c, c.req.valid("param").ref);
+  await untrustKey(c.get("deps"), key, decidedBy(c));
+  return c.json({ data: await currentKeyView(c, key.id) }, 200);
+};
+
+export const patchKeyRoute = createRoute({
+  method: "patch",
+  path: "/api/v1/admin/keys/{ref}",
+  operationId: "updateKey",
+  tags: ["Operators"],
+  summary: "Change a key's rate limit",
+  description: "Takes effect from the key's next request.",
+  security: operators,
+  request: {
+    params: KeyRefParams,
+    body: {
+      required: true,
+      description: "a JSON object with rate_limit_per_minute",
+      content: { "application/json": { schema: KeyPatch } },
+    },
+  },
+  responses: { 200: json(KeyData, "The key with its new limit."), 404: noSuchKey },
+});
+
+/** Changes the key's rate limit. */
+export const patchKeyHandler: RouteHandler<typeof patchKeyRoute, AppEnv> = async (c) => {
+  const key = await keyFromPath(c, c.req.valid("param").ref);
+  const { rate_limit_per_minute } = c.req.valid("json");
+  await setKeyRateLimit(c.get("deps").db.sql, key.id, rate_limit_per_minute);
+  return c.json({ data: await currentKeyView(c, key.id) }, 200);
+};

@@ -1,74 +1,94 @@
 /** Operator endpoints for API keys: create, list, revoke. */
-import type { Context } from "hono";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import { CreateKeyRequest } from "../../shared/api-schemas.ts";
-import { toValidationDetails } from "../../shared/validation-details.ts";
-import {
-  type ApiKeyRecord,
-  findApiKeyByRef,
-  KEY_STATUSES,
-  type KeyStatus,
-  listApiKeys,
-} from "../db/api-keys.ts";
+import { CreateKeyRequest, KEY_STATUSES, NewApiKey } from "../../shared/key-schemas.ts";
+import { ApiKeyView } from "../../shared/key-schemas.ts";
+import { listApiKeys } from "../db/api-keys.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import { revokeKey } from "../auth/key-decisions.ts";
-import { AppError, validationError } from "../errors.ts";
-import { isUuid } from "../uuid.ts";
-import { isDisplayPrefix } from "../../shared/api-key-format.ts";
-import { readJsonBody } from "./read-json-body.ts";
-import { parseQuery } from "./event-query.ts";
+import { errorResponse, json } from "./responses.ts";
+import { KeyData, keyFromPath, KeyRefParams, keyView } from "./admin-key-ref.ts";
 
-/** A key record as the API shows it (no internal ids of other tables). */
-export function keyView(record: ApiKeyRecord) {
-  const { contributor_id: _contributorId, ...view } = record;
-  return view;
-}
+const operators = [{ bearerAuth: ["admin"] }];
 
-/** The key named by id or display prefix in the path, or 404. */
-export async function keyFromPath(c: Context<AppEnv>): Promise<ApiKeyRecord> {
-  const ref = c.req.param("ref")!;
-  // Only an id or a prefix can name a key; anything else (say, with NUL) must not reach SQL.
-  const record = (isUuid(ref) || isDisplayPrefix(ref))
-    ? await findApiKeyByRef(c.get("deps").db.sql, ref)
-    : null;
-  if (!record) {
-    throw new AppError("not_found", `No API key has the id or prefix ${JSON.stringify(ref)}.`);
-  }
-  return record;
-}
-
-/** POST /api/v1/admin/keys */
-export async function createKeyHandler(c: Context<AppEnv>): Promise<Response> {
-  const parsed = CreateKeyRequest.safeParse(await readJsonBody(c));
-  if (!parsed.success) throw validationError(toValidationDetails(parsed.error.issues));
-  const { deps, principal } = { deps: c.get("deps"), principal: c.get("principal") };
-  const { key, record } = await issueApiKey(deps.db.sql, {
-    contributor: parsed.data.contributor,
-    name: parsed.data.name,
-    scopes: [...new Set(parsed.data.scopes)],
-    rateLimitPerMinute: parsed.data.rate_limit_per_minute ?? deps.config.defaultRateLimitPerMinute,
-    createdBy: principal.prefix,
-  });
-  return c.json({ data: { ...keyView(record), key } }, 201);
-}
-
-const ListKeysQuery = z.strictObject({
-  status: z.enum(KEY_STATUSES as [KeyStatus, ...KeyStatus[]], {
-    error: () => `status must be one of ${KEY_STATUSES.join(", ")}`,
-  }).optional(),
+export const createKeyRoute = createRoute({
+  method: "post",
+  path: "/api/v1/admin/keys",
+  operationId: "createKey",
+  tags: ["Operators"],
+  summary: "Create an API key",
+  description: "The full key is in this response only: keep it. With `expires_at`, the key " +
+    "gets 401 from that time on, saying it expired.",
+  security: operators,
+  request: {
+    body: {
+      required: true,
+      description: "a JSON object with contributor and name",
+      content: { "application/json": { schema: CreateKeyRequest } },
+    },
+  },
+  responses: { 201: json(z.object({ data: NewApiKey }), "The new key, with `key` itself.") },
 });
 
-/** GET /api/v1/admin/keys[?status=] */
-export async function listKeysHandler(c: Context<AppEnv>): Promise<Response> {
-  const { status } = parseQuery(ListKeysQuery, c.req.query());
-  const keys = await listApiKeys(c.get("deps").db.sql, { status });
-  return c.json({ data: keys.map(keyView) });
-}
+/** Issues a key; the answer is the only place the full key ever appears. */
+export const createKeyHandler: RouteHandler<typeof createKeyRoute, AppEnv> = async (c) => {
+  const request = c.req.valid("json");
+  const { deps, principal } = { deps: c.get("deps"), principal: c.get("principal") };
+  const { key, record } = await issueApiKey(deps.db.sql, {
+    contributor: request.contributor,
+    name: request.name,
+    scopes: [...new Set(request.scopes)],
+    rateLimitPerMinute: request.rate_limit_per_minute ?? deps.config.defaultRateLimitPerMinute,
+    createdBy: principal.prefix,
+    expiresAt: request.expires_at ?? null,
+  });
+  return c.json({ data: { ...keyView(record), key } }, 201);
+};
 
-/** POST /api/v1/admin/keys/{ref}/revoke: the key fails with 401 from its next request on. */
-export async function revokeKeyHandler(c: Context<AppEnv>): Promise<Response> {
-  const key = await keyFromPath(c);
+const ListKeysQuery = z.strictObject({
+  status: z.enum(KEY_STATUSES, {
+    error: () => `status must be one of ${KEY_STATUSES.join(", ")}`,
+  }).optional().meta({ description: "Only keys in this status." }),
+});
+
+export const listKeysRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/keys",
+  operationId: "listKeys",
+  tags: ["Operators"],
+  summary: "List API keys",
+  security: operators,
+  request: { query: ListKeysQuery },
+  responses: { 200: json(z.object({ data: z.array(ApiKeyView) }), "Keys, newest first.") },
+});
+
+/** Lists keys, newest first. */
+export const listKeysHandler: RouteHandler<typeof listKeysRoute, AppEnv> = async (c) => {
+  const { status } = c.req.valid("query");
+  const keys = await listApiKeys(c.get("deps").db.sql, { status });
+  return c.json({ data: keys.map(keyView) }, 200);
+};
+
+export const revokeKeyRoute = createRoute({
+  method: "post",
+  path: "/api/v1/admin/keys/{ref}/revoke",
+  operationId: "revokeKey",
+  tags: ["Operators"],
+  summary: "Revoke a key",
+  description: "The key gets 401 from its next request on; its events stay visible but leave " +
+    "AI search. Revoking twice keeps the first time.",
+  security: operators,
+  request: { params: KeyRefParams },
+  responses: {
+    200: json(KeyData, "The revoked key."),
+    404: errorResponse("not_found", "No key has this id or prefix."),
+  },
+});
+
+/** Revokes the key: 401 from its next request on. */
+export const revokeKeyHandler: RouteHandler<typeof revokeKeyRoute, AppEnv> = async (c) => {
+  const key = await keyFromPath(c, c.req.valid("param").ref);
   const revoked = await revokeKey(c.get("deps"), key);
-  return c.json({ data: keyView(revoked) });
-}
+  return c.json({ data: keyView(revoked) }, 200);
+};

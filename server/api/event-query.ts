@@ -9,7 +9,8 @@ import { validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { nearFilterOf, nearQueryShape, radiusNeedsNear } from "./near-query.ts";
 
-const text = (field: string) =>
+/** An optional free-text parameter. */
+export const text = (field: string) =>
   z.string().trim().min(1, { message: `${field} must not be empty` }).max(500)
     // PostgreSQL text cannot hold NUL: without this check the query fails with a 500.
     .refine((s) => !s.includes("\u0000"), { message: `${field} must not contain NUL (%00)` })
@@ -17,7 +18,8 @@ const text = (field: string) =>
 
 const flag = (field: string) =>
   z.enum(["true", "false"], { error: () => `${field} must be true or false` })
-    .optional().transform((v) => (v === undefined ? undefined : v === "true"));
+    .optional().transform((v) => (v === undefined ? undefined : v === "true"))
+    .meta({ type: "boolean" });
 
 /** `from`/`to`: an ISO date-time with offset, or a date (UTC); `to` as a date covers that day. */
 const instant = (field: string, endOfDay: boolean) =>
@@ -50,6 +52,26 @@ function instantProblem(field: string, value: string, reason: DateTimeProblem | 
   return `${field} must be ${INSTANT_FORMS}`;
 }
 
+/** `limit`: a whole number from 1 to `max`, `fallback` when absent. */
+export function pageSize(options: { max: number; fallback: number }) {
+  const { max, fallback } = options;
+  return z.string().optional().transform((v, ctx) => {
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (v.trim() === "" || !Number.isInteger(n) || n < 1 || n > max) {
+      ctx.addIssue({ code: "custom", message: `limit must be a whole number from 1 to ${max}` });
+      return z.NEVER;
+    }
+    return n;
+  }).meta({
+    type: "integer",
+    minimum: 1,
+    maximum: max,
+    default: fallback,
+    description: `Page size, 1 to ${max}.`,
+  });
+}
+
 const cursor = z.string().optional().transform((v, ctx): ListCursor | undefined => {
   if (v === undefined) return undefined;
   try {
@@ -72,32 +94,35 @@ const cursor = z.string().optional().transform((v, ctx): ListCursor | undefined 
 
 /** Filters plus paging. */
 export const eventQueryShape = {
-  q: text("q"),
-  city: text("city"),
-  country: text("country"),
-  from: instant("from", false),
-  to: instant("to", true),
+  q: text("q").meta({
+    description: "Full-text query in web-search syntax: quoted phrases, `or`, `-word` to exclude.",
+  }),
+  city: text("city").meta({ description: "City, case-insensitive." }),
+  country: text("country").meta({ description: "Country, case-insensitive." }),
+  from: instant("from", false).meta({
+    description: "Events not ended before this date (2026-05-01, UTC) or date-time with offset " +
+      "(2026-05-01T09:00:00+02:00). With `from`, past events are listed too.",
+  }),
+  to: instant("to", true).meta({
+    description: "Events starting at or before this date (the whole day, UTC) or date-time with " +
+      "offset.",
+  }),
   platform: z.enum(PLATFORMS, {
     error: () => `platform must be one of ${PLATFORMS.join(", ")}`,
-  }).optional(),
-  external_id: text("external_id"),
-  is_virtual: flag("is_virtual"),
+  }).optional().meta({ description: "Platform the event came from." }),
+  external_id: text("external_id").meta({ description: "The contributor's identifier." }),
+  is_virtual: flag("is_virtual").meta({ description: "Online events (true) or not (false)." }),
   attendance: z.enum(ATTENDANCE, {
     error: () => `attendance must be one of ${ATTENDANCE.join(", ")}`,
-  }).optional(),
-  is_free: flag("is_free"),
-  topic: text("topic"),
-  ...nearQueryShape,
-  limit: z.string().optional().transform((v, ctx) => {
-    if (v === undefined) return 20;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1 || n > 100) {
-      ctx.addIssue({ code: "custom", message: "limit must be a whole number from 1 to 100" });
-      return z.NEVER;
-    }
-    return n;
+  }).optional().meta({
+    description: "How one can attend. Hybrid events count as online and as in person; " +
+      "`hybrid` alone means both.",
   }),
-  cursor,
+  is_free: flag("is_free").meta({ description: "Free events (true) or paid ones (false)." }),
+  topic: text("topic").meta({ description: "One topic, case-insensitive." }),
+  ...nearQueryShape,
+  limit: pageSize({ max: 100, fallback: 20 }),
+  cursor: cursor.meta({ description: "The next_cursor of the previous page." }),
 };
 
 export const EventListQuery = z.strictObject(eventQueryShape).superRefine(radiusNeedsNear);

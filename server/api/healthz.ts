@@ -1,25 +1,71 @@
 /** GET /healthz: whether the database answers and its schema is current. */
-import type { Context } from "hono";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { pendingMigrations } from "../db/migrate.ts";
+import { errorSchema, json } from "./responses.ts";
+
+const Health = z.object({
+  status: z.enum(["ok", "degraded", "unavailable"]).meta({
+    description: "ok: serving; degraded: migrations pending; unavailable: no database.",
+  }),
+  database: z.object({
+    kind: z.enum(["pglite", "postgres"]),
+    reachable: z.boolean(),
+    pending_migrations: z.array(z.string()).optional(),
+    error: z.string().optional(),
+  }),
+  ai_search: z.object({
+    available: z.boolean(),
+    reason: z.string().optional().meta({ description: "Why AI search is unavailable." }),
+    model: z.string(),
+    worker: z.enum(["in-process", "external"]),
+    waiting_for_vectors: z.number().int().optional(),
+    last_error: z.string().nullable().optional(),
+  }).optional().meta({ description: "AI search; its absence does not stop the service." }),
+}).meta({ id: "Health" });
+
+export const healthzRoute = createRoute({
+  method: "get",
+  path: "/healthz",
+  operationId: "getHealth",
+  tags: ["Service"],
+  summary: "Health of the service",
+  description: "For load balancers and monitoring. Caches must ask again every time " +
+    "(no-cache); an unchanged state answers 304 to If-None-Match.",
+  security: [],
+  responses: {
+    200: json(Health, "The service can serve requests."),
+    503: json(
+      z.union([Health, errorSchema("service_unavailable")]),
+      "The service cannot serve requests; the body says why (or, when the database is gone " +
+        "before the health check runs, the error body).",
+    ),
+  },
+});
 
 /** 200 when the service can serve requests, 503 with the reason when it cannot. */
-export async function healthzHandler(c: Context<AppEnv>): Promise<Response> {
-  const { db } = c.get("deps");
+export const healthzHandler: RouteHandler<typeof healthzRoute, AppEnv> = async (c) => {
+  const { db, ai } = c.get("deps");
+  c.header("Cache-Control", "no-cache");
   try {
     const pending = await pendingMigrations(db.sql);
-    const ok = pending.length === 0;
+    if (pending.length > 0) {
+      return c.json({
+        status: "degraded" as const,
+        database: { kind: db.kind, reachable: true, pending_migrations: pending },
+      }, 503);
+    }
     // AI search being unavailable does not stop the service; it is reported, not failed on.
-    const aiSearch = ok ? await c.get("deps").ai.health() : undefined;
     return c.json({
-      status: ok ? "ok" : "degraded",
+      status: "ok" as const,
       database: { kind: db.kind, reachable: true, pending_migrations: pending },
-      ...(aiSearch ? { ai_search: aiSearch } : {}),
-    }, ok ? 200 : 503);
+      ai_search: await ai.health(),
+    }, 200);
   } catch (err) {
     return c.json({
-      status: "unavailable",
+      status: "unavailable" as const,
       database: { kind: db.kind, reachable: false, error: (err as Error).message },
     }, 503);
   }
-}
+};

@@ -1,18 +1,39 @@
 /** POST /api/v1/events: a contributor's batch of 1 to 100 events. */
-import type { Context } from "hono";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { EventBatch } from "../../shared/event-schema.ts";
-import { toValidationDetails } from "../../shared/validation-details.ts";
-import { validationError } from "../errors.ts";
-import { readJsonBody } from "./read-json-body.ts";
+import { BatchResult } from "../../shared/api-schemas.ts";
 import { ingestBatch } from "../events/ingest-batch.ts";
+import { json } from "./responses.ts";
 
-/** Validates the whole batch, then upserts it; answers the insert/update counts. */
-export async function postEvents(c: Context<AppEnv>): Promise<Response> {
-  const parsed = EventBatch.safeParse(await readJsonBody(c));
-  if (!parsed.success) throw validationError(toValidationDetails(parsed.error.issues));
-  const outcome = await ingestBatch(c.get("deps"), c.get("principal"), parsed.data.events);
+export const postEventsRoute = createRoute({
+  method: "post",
+  path: "/api/v1/events",
+  operationId: "pushEvents",
+  tags: ["Events"],
+  summary: "Push a batch of 1 to 100 events",
+  description: "Upserts by (external_id, platform). Validation is all or nothing: one invalid " +
+    "event and the answer is 400 listing every problem, with nothing stored. An accepted batch " +
+    "is one transaction. Pairs owned by another contributor are reported in `data.errors` and " +
+    "left alone.",
+  security: [{ bearerAuth: ["events:write"] }],
+  request: {
+    body: {
+      required: true,
+      description: "a JSON object with an events array of 1 to 100 events",
+      content: { "application/json": { schema: EventBatch } },
+    },
+  },
+  responses: {
+    200: json(BatchResult, "Counts of inserted and updated events, and the items not applied."),
+  },
+});
+
+/** Upserts the validated batch; answers the insert/update counts. */
+export const postEvents: RouteHandler<typeof postEventsRoute, AppEnv> = async (c) => {
+  const { events } = c.req.valid("json");
+  const outcome = await ingestBatch(c.get("deps"), c.get("principal"), events);
   return c.json({
     data: { inserted: outcome.inserted, updated: outcome.updated, errors: outcome.errors },
-  });
-}
+  }, 200);
+};

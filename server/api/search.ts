@@ -1,10 +1,12 @@
 /** GET /api/v1/search: text, semantic or hybrid search with the list endpoint's filters. */
-import type { Context } from "hono";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import { eventQueryShape, filtersOf, parseQuery } from "./event-query.ts";
+import { StoredEvent } from "../../shared/api-schemas.ts";
+import { eventQueryShape, filtersOf } from "./event-query.ts";
 import { radiusNeedsNear } from "./near-query.ts";
 import { SEARCH_MODES, searchEvents } from "../search/search-events.ts";
+import { errorResponse, json } from "./responses.ts";
 
 const { cursor: _cursor, q: _q, ...filterShape } = eventQueryShape;
 
@@ -14,16 +16,57 @@ const SearchQuery = z.strictObject({
     .min(1, { message: "q must not be empty" })
     .max(500, { message: "q may be at most 500 characters" })
     // PostgreSQL text cannot hold NUL: without this check the query fails with a 500.
-    .refine((s) => !s.includes("\u0000"), { message: "q must not contain NUL (%00)" }),
+    .refine((s) => !s.includes("\u0000"), { message: "q must not contain NUL (%00)" })
+    .meta({ description: "What to look for, in plain words." }),
   mode: z.enum(SEARCH_MODES, {
     error: () => `mode must be one of ${SEARCH_MODES.join(", ")}`,
-  }).default("hybrid"),
+  }).default("hybrid").meta({
+    description: "text: full-text rank; semantic: by meaning, only events in AI search; " +
+      "hybrid: both, fused.",
+  }),
 }).superRefine(radiusNeedsNear);
 
+const SearchResults = z.object({
+  data: z.array(z.object({
+    event: StoredEvent,
+    score: z.number().meta({ description: "Higher is better; comparable within one answer." }),
+    ranks: z.object({
+      text: z.number().int().nullable(),
+      semantic: z.number().int().nullable(),
+    }).optional().meta({
+      description: "Hybrid only: the event's 1-based place in each ranking (null: absent).",
+    }),
+  })).meta({ description: "Results, best first." }),
+  mode: z.enum(SEARCH_MODES),
+  degraded: z.string().optional().meta({
+    description: "Set when hybrid search fell back to text alone, saying why.",
+  }),
+}).meta({ id: "SearchResults" });
+
+export const searchRoute = createRoute({
+  method: "get",
+  path: "/api/v1/search",
+  operationId: "searchEvents",
+  tags: ["Search"],
+  summary: "Search events by words, by meaning, or both",
+  description: "Takes the filters of GET /api/v1/events. `semantic` (and the semantic half of " +
+    "`hybrid`) only ever returns events in AI search. Where AI search is unavailable, " +
+    "`semantic` answers 503 saying why and `hybrid` answers text results with `degraded`.",
+  security: [],
+  request: { query: SearchQuery },
+  responses: {
+    200: json(SearchResults, "Results, best first."),
+    503: errorResponse(
+      "service_unavailable",
+      "Semantic search asked for where AI search is unavailable (the message says why), or " +
+        "the database is unavailable for a moment (then Retry-After says when to retry).",
+    ),
+  },
+});
+
 /** Answers `{data: [{event, score}], mode}`; hybrid results also carry each ranking's place. */
-export async function searchHandler(c: Context<AppEnv>): Promise<Response> {
-  const query = parseQuery(SearchQuery, c.req.query());
-  const { q, mode, limit, ...rest } = query;
+export const searchHandler: RouteHandler<typeof searchRoute, AppEnv> = async (c) => {
+  const { q, mode, limit, ...rest } = c.req.valid("query");
   const deps = c.get("deps");
   const result = await searchEvents(deps.db.sql, deps.ai, {
     q,
@@ -35,5 +78,5 @@ export async function searchHandler(c: Context<AppEnv>): Promise<Response> {
     data: result.hits,
     mode,
     ...(result.degraded ? { degraded: result.degraded } : {}),
-  });
-}
+  }, 200);
+};

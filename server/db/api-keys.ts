@@ -1,9 +1,9 @@
 /** API keys and the contributors they belong to. */
 import type { Sql } from "postgres";
 import { isUuid } from "../uuid.ts";
+import type { KEY_STATUSES } from "../../shared/key-schemas.ts";
 
-export type KeyStatus = "untrusted" | "pending" | "trusted" | "revoked";
-export const KEY_STATUSES: readonly KeyStatus[] = ["untrusted", "pending", "trusted", "revoked"];
+export type KeyStatus = typeof KEY_STATUSES[number];
 
 /** A key as operators see it; never holds the key itself. */
 export interface ApiKeyRecord {

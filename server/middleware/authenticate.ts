@@ -36,14 +36,18 @@ export async function authenticate(
   };
 }
 
-/** Middleware: the authenticated key must hold `scope`. */
-export function requireScope(scope: "events:write" | "admin"): MiddlewareHandler<AppEnv> {
+/** A scope a key can hold. */
+export type Scope = "events:write" | "admin";
+
+/** Middleware: the authenticated key must hold one of `scopes`. */
+export function requireScope(...scopes: Scope[]): MiddlewareHandler<AppEnv> {
+  const needed = scopes.join(" or ");
   return async function requireScopeMiddleware(c, next) {
     const principal = c.get("principal");
-    if (!principal.scopes.includes(scope)) {
+    if (!scopes.some((scope) => principal.scopes.includes(scope))) {
       throw new AppError(
         "forbidden",
-        `The API key ${principal.prefix} lacks the scope ${scope}; use a key created with it.`,
+        `The API key ${principal.prefix} lacks the scope ${needed}; use a key created with it.`,
       );
     }
     await next();

@@ -33,8 +33,10 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
     if (!decision.allowed) {
       throw new AppError(
         "rate_limited",
-        `Rate limit of ${limit} requests per minute exceeded; retry in ` +
-          `${decision.retryAfterSeconds} s.`,
+        `Over the rate limit of ${limit} ${limit === 1 ? "request" : "requests"} a minute: ` +
+          `retry in ${decision.retryAfterSeconds} ${
+            decision.retryAfterSeconds === 1 ? "second" : "seconds"
+          }.`,
         { retryAfterSeconds: decision.retryAfterSeconds },
       );
     }

@@ -1,0 +1,49 @@
+/** Every HTTP API route, mounted once with its guards; the OpenAPI document comes from these. */
+import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { type Guards, mountEndpoint } from "./mount-endpoint.ts";
+import { postEvents, postEventsRoute } from "./post-events.ts";
+import { listEventsHandler, listEventsRoute } from "./list-events.ts";
+import { getEventHandler, getEventRoute } from "./get-event.ts";
+import { searchHandler, searchRoute } from "./search.ts";
+import {
+  createKeyHandler,
+  createKeyRoute,
+  listKeysHandler,
+  listKeysRoute,
+  revokeKeyHandler,
+  revokeKeyRoute,
+} from "./admin-keys.ts";
+import {
+  getKeyHandler,
+  getKeyRoute,
+  patchKeyHandler,
+  patchKeyRoute,
+  trustKeyHandler,
+  trustKeyRoute,
+  untrustKeyHandler,
+  untrustKeyRoute,
+} from "./admin-key-review.ts";
+import { backupHandler, backupRoute } from "./admin-backup.ts";
+import { healthzHandler, healthzRoute } from "./healthz.ts";
+import { openApiHandler, openApiRoute } from "./openapi-document.ts";
+
+/** Mounts the API on `app`. */
+export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
+  const mount = <R extends RouteConfig>(endpoint: { route: R; handler: RouteHandler<R, AppEnv> }) =>
+    mountEndpoint(app, guards, endpoint);
+  mount({ route: postEventsRoute, handler: postEvents });
+  mount({ route: listEventsRoute, handler: listEventsHandler });
+  mount({ route: getEventRoute, handler: getEventHandler });
+  mount({ route: searchRoute, handler: searchHandler });
+  mount({ route: createKeyRoute, handler: createKeyHandler });
+  mount({ route: listKeysRoute, handler: listKeysHandler });
+  mount({ route: getKeyRoute, handler: getKeyHandler });
+  mount({ route: patchKeyRoute, handler: patchKeyHandler });
+  mount({ route: trustKeyRoute, handler: trustKeyHandler });
+  mount({ route: untrustKeyRoute, handler: untrustKeyHandler });
+  mount({ route: revokeKeyRoute, handler: revokeKeyHandler });
+  mount({ route: backupRoute, handler: backupHandler });
+  mount({ route: healthzRoute, handler: healthzHandler });
+  mount({ route: openApiRoute, handler: openApiHandler(app) });
+}

@@ -1,0 +1,222 @@
+/**
+ * The served OpenAPI document is the contract: every documented operation is driven with good and
+ * bad requests, every answer (status, headers, body) must match the document, and every status
+ * the document lists must have been provoked, except the few a test cannot cause (named below).
+ */
+import assert from "node:assert/strict";
+import { testBackends } from "../support/databases.ts";
+import { createApiKey, startTestServer } from "../support/test-server.ts";
+import { sampleEvent } from "../support/events.ts";
+import { ContractChecker } from "./support/openapi-contract.ts";
+import { type Call, type Checked, contractClient, freshClient } from "./support/contract-client.ts";
+
+const OVERSIZED = "x".repeat(4 * 1024 * 1024 + 1);
+
+/** Documented statuses no test can provoke, and why. */
+function unreachable(checker: ContractChecker, kind: string): Set<string> {
+  const ops = checker.operations().map(([, , op]) => op.operationId as string);
+  return new Set([
+    // An unexpected failure, and a database gone for a moment: nothing a client sends causes
+    // them (tests/hardening restarts PostgreSQL under load for the second).
+    ...ops.map((op) => `${op} 500`),
+    ...ops.filter((op) => op !== "searchEvents").map((op) => `${op} 503`),
+    // A path parameter is any string; an unknown one is a 404, never a 400.
+    ...["getEvent", "getKey", "trustKey", "untrustKey", "revokeKey"].map((op) => `${op} 400`),
+    // The embedded database has pgvector (AI search is available) and can be backed up here;
+    // a PostgreSQL server is backed up with pg_dump.
+    ...(kind === "pglite" ? ["searchEvents 503", "backupDatabase 409"] : ["backupDatabase 200"]),
+  ]);
+}
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] every answer of every operation matches the OpenAPI document`, async (t) => {
+    const server = await startTestServer(kind, { trustProxy: true, publicRateLimitPerMinute: 2 });
+    try {
+      const document = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
+      const checker = new ContractChecker(document);
+      const call = contractClient(server, checker);
+      const admin = server.adminKey;
+      const writer = await createApiKey(server, { rate_limit_per_minute: 100_000 });
+      const other = await createApiKey(server, { contributor: "someone else" });
+      /**
+       * Three calls from one key allowed 1 a minute (or one client address allowed 2): the last
+       * is a 429.
+       */
+      const overLimit = async (make: (key: string, client: string) => Call) => {
+        const slow = await createApiKey(server, {
+          name: "slow",
+          scopes: ["admin", "events:write"],
+          rate_limit_per_minute: 1,
+        });
+        const client = freshClient();
+        const answers: Checked[] = [];
+        for (let i = 0; i < 3; i++) answers.push(await call(make(slow.key, client)));
+        assert.equal(answers[2].status, 429, JSON.stringify(answers.map((a) => a.status)));
+      };
+      const refused = async (c: Call, status: number) => {
+        const answer = await call(c);
+        assert.equal(
+          answer.status,
+          status,
+          `${c.method} ${c.path}: ${JSON.stringify(answer.body)}`,
+        );
+        return answer;
+      };
+
+      await t.step("the document itself, and its 304", async () => {
+        const first = await refused({ method: "GET", path: "/api/v1/openapi.json" }, 200);
+        await refused({
+          method: "GET",
+          path: "/api/v1/openapi.json",
+          headers: { "If-None-Match": first.headers.get("ETag")! },
+        }, 304);
+        await overLimit((_, client) => ({ method: "GET", path: "/api/v1/openapi.json", client }));
+      });
+
+      let eventId = "";
+      await t.step("pushEvents", async () => {
+        const push = (body: unknown, key: string | null = writer.key): Call => ({
+          method: "POST",
+          path: "/api/v1/events",
+          key,
+          body,
+        });
+        await refused(push({ events: [sampleEvent(1, { topics: ["rust"] })] }, other.key), 200);
+        const mixed = await refused(push({ events: [sampleEvent(1), sampleEvent(2)] }), 200);
+        assert.equal(mixed.body.data.errors[0].code, "owned_by_another_contributor");
+        await refused(push({ events: [{ title: "no id" }] }), 400);
+        await refused(push({ events: [sampleEvent(3)] }, null), 401);
+        await refused(push({ events: [sampleEvent(3)] }, admin), 403);
+        await refused({ ...push(undefined), raw: OVERSIZED }, 413);
+        await refused({ ...push(undefined), raw: "{}", contentType: "text/plain" }, 415);
+        await overLimit((key) => push({ events: [sampleEvent(4)] }, key));
+        const list = await refused({ method: "GET", path: "/api/v1/events" }, 200);
+        eventId = list.body.data[0].id;
+      });
+
+      await t.step("listEvents, getEvent and searchEvents", async () => {
+        for (const [path, query] of [["/api/v1/events", ""], ["/api/v1/search", "q=talk"]]) {
+          const first = await refused({ method: "GET", path, query }, 200);
+          const etag = first.headers.get("ETag")!;
+          await refused({ method: "GET", path, query, headers: { "If-None-Match": etag } }, 304);
+          await refused({ method: "GET", path, query: `${query}&limit=0` }, 400);
+          await overLimit((_, client) => ({ method: "GET", path, query, client }));
+        }
+        await refused({ method: "GET", path: "/api/v1/events", query: "platform=myspace" }, 400);
+        for (const mode of ["text", "semantic", "hybrid"]) {
+          const answer = await call({
+            method: "GET",
+            path: "/api/v1/search",
+            query: `q=talk&mode=${mode}`,
+          });
+          assert.ok([200, 503].includes(answer.status));
+        }
+        const one = { method: "GET", path: "/api/v1/events/{id}", params: { id: eventId } };
+        const first = await refused(one, 200);
+        await refused({ ...one, headers: { "If-None-Match": first.headers.get("ETag")! } }, 304);
+        await refused({ ...one, params: { id: crypto.randomUUID() } }, 404);
+        await refused({ ...one, params: { id: "not-an-id" } }, 404);
+        await overLimit((_, client) => ({ ...one, client }));
+      });
+
+      await t.step("getHealth", async () => {
+        const first = await refused({ method: "GET", path: "/healthz" }, 200);
+        await refused({
+          method: "GET",
+          path: "/healthz",
+          headers: { "If-None-Match": first.headers.get("ETag")! },
+        }, 304);
+        await overLimit((_, client) => ({ method: "GET", path: "/healthz", client }));
+      });
+
+      await t.step("createKey and listKeys", async () => {
+        const create = (body: unknown, key: string | null = admin): Call => ({
+          method: "POST",
+          path: "/api/v1/admin/keys",
+          key,
+          body,
+        });
+        const made = await refused(create({ contributor: "c", name: "n" }), 201);
+        assert.match(made.body.data.key, /^evk_/);
+        await refused(create({ contributor: "c" }), 400);
+        await refused(create({ contributor: "c", name: "n" }, null), 401);
+        await refused(create({ contributor: "c", name: "n" }, writer.key), 403);
+        await refused({ ...create(undefined), raw: OVERSIZED }, 413);
+        await refused({ ...create(undefined), raw: "x", contentType: "text/csv" }, 415);
+        await overLimit((key) => create({ contributor: "c", name: "n" }, key));
+        const list = (query = "", key: string | null = admin): Call => ({
+          method: "GET",
+          path: "/api/v1/admin/keys",
+          query,
+          key,
+        });
+        await refused(list(), 200);
+        await refused(list("status=pending"), 200);
+        await refused(list("status=bogus"), 400);
+        await refused(list("", null), 401);
+        await refused(list("", writer.key), 403);
+        await overLimit((key) => list("", key));
+      });
+
+      await t.step("getKey, updateKey, trustKey, untrustKey, revokeKey", async () => {
+        const unknown = "evk_ZZZZZZZZ";
+        const subject = await createApiKey(server, { contributor: "subject" });
+        const byRef = (method: string, path: string, ref: string, key: string | null = admin) => ({
+          method,
+          path,
+          params: { ref },
+          key,
+        });
+        const plain: [string, string][] = [
+          ["GET", "/api/v1/admin/keys/{ref}"],
+          ["POST", "/api/v1/admin/keys/{ref}/trust"],
+          ["POST", "/api/v1/admin/keys/{ref}/untrust"],
+          ["POST", "/api/v1/admin/keys/{ref}/revoke"],
+        ];
+        for (const [method, path] of plain) {
+          await refused(byRef(method, path, subject.prefix), 200);
+          await refused(byRef(method, path, unknown), 404);
+          await refused(byRef(method, path, subject.id, null), 401);
+          await refused(byRef(method, path, subject.id, other.key), 403);
+          await overLimit((key) => byRef(method, path, subject.id, key));
+        }
+        // A key whose first batch is kept, and a revoked key that cannot be trusted.
+        await refused(byRef("GET", "/api/v1/admin/keys/{ref}", writer.id), 200);
+        await refused(byRef("POST", "/api/v1/admin/keys/{ref}/trust", subject.id), 409);
+        const patch = (body: unknown, ref = other.id, key: string | null = admin): Call => ({
+          method: "PATCH",
+          path: "/api/v1/admin/keys/{ref}",
+          params: { ref },
+          key,
+          body,
+        });
+        await refused(patch({ rate_limit_per_minute: 5 }), 200);
+        await refused(patch({ rate_limit_per_minute: 0 }), 400);
+        await refused(patch({ rate_limit_per_minute: 5 }, unknown), 404);
+        await refused(patch({ rate_limit_per_minute: 5 }, other.id, null), 401);
+        await refused(patch({ rate_limit_per_minute: 5 }, other.id, other.key), 403);
+        await refused({ ...patch(undefined), raw: OVERSIZED }, 413);
+        await refused({ ...patch(undefined), raw: "5", contentType: "text/plain" }, 415);
+        await overLimit((key) => patch({ rate_limit_per_minute: 5 }, other.id, key));
+      });
+
+      await t.step("backupDatabase", async () => {
+        const backup = (key: string | null = admin): Call => ({
+          method: "GET",
+          path: "/api/v1/admin/backup",
+          key,
+        });
+        await refused(backup(), kind === "pglite" ? 200 : 409);
+        await refused(backup(null), 401);
+        await refused(backup(writer.key), 403);
+        await overLimit((key) => backup(key));
+      });
+
+      await t.step("every documented status was answered", () => {
+        assert.deepEqual(checker.unseen(unreachable(checker, kind)), []);
+      });
+    } finally {
+      await server.close();
+    }
+  });
+}
