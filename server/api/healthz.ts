@@ -3,7 +3,33 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { pendingMigrations } from "../db/migrate.ts";
+import type { AiSearchHealth } from "../embeddings/ai-search.ts";
 import { errorSchema, json } from "./responses.ts";
+
+const AiHealth = z.object({
+  available: z.boolean(),
+  reason: z.string().optional().meta({ description: "Why AI search is unavailable." }),
+  model: z.string(),
+  worker: z.enum(["in-process", "external"]),
+  in_ai_search: z.number().int().optional().meta({
+    description: "Events semantic search can return.",
+  }),
+  waiting_for_vectors: z.number().int().optional(),
+  failing: z.number().int().optional().meta({
+    description: "Of the waiting events, those held back after failed attempts.",
+  }),
+  last_error: z.string().nullable().optional(),
+  retrying_at: z.string().nullable().optional().meta({
+    description: "While the provider fails: when this process's worker tries it again.",
+  }),
+});
+
+// What AiSearch.health() reports and what the document says must name the same fields: a field
+// added there fails the type check here instead of failing clients that validate answers.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? [keyof B] extends [keyof A] ? true : false
+  : false;
+const _documented: SameKeys<AiSearchHealth, z.infer<typeof AiHealth>> = true;
+const _typed: z.infer<typeof AiHealth> = {} as AiSearchHealth;
 
 const Health = z.object({
   status: z.enum(["ok", "degraded", "unavailable"]).meta({
@@ -15,14 +41,9 @@ const Health = z.object({
     pending_migrations: z.array(z.string()).optional(),
     error: z.string().optional(),
   }),
-  ai_search: z.object({
-    available: z.boolean(),
-    reason: z.string().optional().meta({ description: "Why AI search is unavailable." }),
-    model: z.string(),
-    worker: z.enum(["in-process", "external"]),
-    waiting_for_vectors: z.number().int().optional(),
-    last_error: z.string().nullable().optional(),
-  }).optional().meta({ description: "AI search; its absence does not stop the service." }),
+  ai_search: AiHealth.optional().meta({
+    description: "AI search; its absence does not stop the service.",
+  }),
 }).meta({ id: "Health" });
 
 export const healthzRoute = createRoute({
