@@ -1,9 +1,9 @@
 /**
  * What the MCP protocol adds to a search: search_events over /mcp against the same search through
- * /api/v1/search (and the plain listing against GET /api/v1/events), p50/p95 at concurrency 1, on
- * the real server in its own process. MCP is timed twice: as raw JSON-RPC POSTs (the protocol's
- * own cost) and through the current SDK client on the 2026-07-28 revision (what an assistant's
- * client adds: it also validates every result against the tool's output schema).
+ * /api/v1/search (and the plain listing and a `near` listing against GET /api/v1/events), p50/p95
+ * at concurrency 1, on the real server in its own process. MCP is timed twice: as raw JSON-RPC
+ * POSTs (the protocol's own cost) and through the current SDK client on the 2026-07-28 revision
+ * (what an assistant's client adds: it also validates every result against the output schema).
  *
  *   deno run -A scripts/bench-mcp.ts [--size 100000] [--runs 300]
  *
@@ -87,6 +87,7 @@ async function compare(baseUrl: string): Promise<void> {
     "list  MCP JSON-RPC": () => rawCall({ limit: 10 }),
     "list  MCP SDK client": () =>
       client.callTool({ name: "search_events", arguments: { limit: 10 } }),
+    "near  /api/v1/events": () => get("/api/v1/events?near=50.5,10.5&radius_km=5&limit=10"),
     "near  MCP JSON-RPC": () =>
       rawCall({ near: { latitude: 50.5, longitude: 10.5, radius_km: 5 }, limit: 10 }),
   };
@@ -107,7 +108,7 @@ async function compare(baseUrl: string): Promise<void> {
       `  ${name.padEnd(22)} p50 ${fmt(percentile(ms, 50))} ms   p95 ${fmt(percentile(ms, 95))} ms`,
     );
   }
-  for (const kind of ["text", "list"]) {
+  for (const kind of ["text", "list", "near"]) {
     const api = percentile(times[Object.keys(times).find((k) => k.startsWith(kind))!], 95);
     for (const name of Object.keys(times).filter((k) => k.startsWith(kind) && k.includes("MCP"))) {
       console.log(`  ${name}: p95 ${fmt(percentile(times[name], 95) - api)} ms over the API`);
