@@ -43,6 +43,7 @@ const ConfigSchema = z.object({
   ),
   RATE_LIMIT_PER_MINUTE: positiveInt("RATE_LIMIT_PER_MINUTE", 60),
   PUBLIC_RATE_LIMIT_PER_MINUTE: positiveInt("PUBLIC_RATE_LIMIT_PER_MINUTE", 600),
+  REQUEST_READ_TIMEOUT_SECONDS: positiveInt("REQUEST_READ_TIMEOUT_SECONDS", 30),
   TRUST_PROXY: z.enum(["true", "false", ""]).optional()
     .transform((v) => v === "true"),
   LOG_REQUESTS: z.enum(["true", "false", ""]).optional()
@@ -115,6 +116,8 @@ export interface Config {
   adminApiKey?: string;
   defaultRateLimitPerMinute: number;
   publicRateLimitPerMinute: number;
+  /** How long a request's head, and then its body, may take to arrive (30 s when absent). */
+  requestReadTimeoutMs?: number;
   /** Whether to take the client address from X-Forwarded-For (behind a proxy). */
   trustProxy: boolean;
   logRequests: boolean;
@@ -149,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminApiKey: v.ADMIN_API_KEY || undefined,
     defaultRateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: v.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    requestReadTimeoutMs: v.REQUEST_READ_TIMEOUT_SECONDS * 1000,
     trustProxy: v.TRUST_PROXY,
     logRequests: v.LOG_REQUESTS,
     embeddings: {

@@ -4,8 +4,8 @@
  * upload in progress into a 500. So a stop first drains: requests already in progress run to the
  * end, new ones are answered 503 with `Connection: close`; only then is the listener shut down.
  */
-import { Hono } from "hono";
-import { AppError, errorResponse } from "./errors.ts";
+import { AppError } from "./errors.ts";
+import { standaloneErrorResponse } from "./standalone-error.ts";
 
 type Handler = (request: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Promise<Response>;
 
@@ -13,47 +13,38 @@ type Handler = (request: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => 
 export class RequestDrain {
   #active = 0;
   #draining = false;
-  #idle: (() => void) | null = null;
-  readonly #refuse = new Hono();
-
-  constructor() {
-    this.#refuse.all("*", (c) => {
-      c.header("Connection", "close");
-      throw new AppError(
-        "service_unavailable",
-        "The server is stopping: send the request again in a moment",
-        { retryAfterSeconds: 1 },
-      );
-    });
-    this.#refuse.onError((err, c) => errorResponse(c, err));
-  }
 
   /** `handler`, counted while it runs, answering 503 once the drain has begun. */
   wrap(handler: Handler): Handler {
     return async (request, info) => {
-      if (this.#draining) return await this.#refuse.fetch(request);
+      if (this.#draining) {
+        return await standaloneErrorResponse(
+          new AppError(
+            "service_unavailable",
+            "The server is stopping: send the request again in a moment",
+            { retryAfterSeconds: 1 },
+          ),
+        );
+      }
       this.#active++;
       try {
         return await handler(request, info);
       } finally {
         this.#active--;
-        if (this.#active === 0) this.#idle?.();
       }
     };
   }
 
-  /** Starts turning requests away; resolves once none is in progress or after `ms`. */
-  drain(ms: number): Promise<void> {
+  /**
+   * Starts turning requests away; resolves once none is in progress and `settled()` holds (the
+   * front has no request still arriving), or after `ms`.
+   */
+  async drain(ms: number, settled: () => boolean = () => true): Promise<void> {
     this.#draining = true;
-    if (this.#active === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      this.#idle = done;
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline && !(this.#active === 0 && settled())) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Requests in progress. */
