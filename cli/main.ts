@@ -23,6 +23,7 @@ import { createKey, listKeys, setRateLimit } from "./commands/admin-keys.ts";
 import { reviewKey } from "./commands/admin-review.ts";
 import { decideKey } from "./commands/admin-decide.ts";
 import { VERSION } from "./version.ts";
+import { isCsvCheckWorker, serveCsvChecks } from "./readers/csv-check-worker.ts";
 
 const INTERNAL_ERROR = 70;
 
@@ -134,7 +135,7 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
     const o = globals<
       RawReadOptions & { batchSize?: string; maxRetries?: string; dryRun?: boolean }
     >(command);
-    const read = readSettings(o, env);
+    const read = readSettings(o, env, import.meta.url);
     const send = sendSettings(o);
     await push(input, { read, api: o.dryRun ? null : apiSettings(o, env), ...send }, terminal);
   });
@@ -144,7 +145,11 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
       "check a feed against the event schema, offline",
     ),
   ).action(async (input: string, _options: unknown, command: Command) => {
-    await validate(input, readSettings(globals<RawReadOptions>(command), env), terminal);
+    await validate(
+      input,
+      readSettings(globals<RawReadOptions>(command), env, import.meta.url),
+      terminal,
+    );
   });
 
   const admin = program.command("admin").description("operator commands (take the operator key)");
@@ -289,7 +294,10 @@ export async function main(
   }
 }
 
-if (import.meta.main ?? true) {
+if (isCsvCheckWorker()) {
+  // This file also runs as the worker threads that check large CSV inputs.
+  serveCsvChecks();
+} else if (import.meta.main ?? true) {
   const code = await main(process.argv.slice(2), processTerminal(process.env), process.env);
   process.exitCode = code;
   // Nothing should keep the process alive now; if something does, do not hang on it.

@@ -7,6 +7,8 @@ import { parseFieldMap } from "./readers/field-map.ts";
 import { closestName } from "./readers/did-you-mean.ts";
 import { type Format, parseFormat } from "./readers/formats.ts";
 import type { ReaderOptions } from "./readers/record.ts";
+import type { ParallelSettings } from "./readers/csv-parallel.ts";
+import { availableParallelism, loadavg } from "node:os";
 
 export const DEFAULT_API_URL = "http://localhost:8000";
 
@@ -24,6 +26,8 @@ export interface ReadSettings extends Omit<ReaderOptions, "sourceName"> {
   maxInvalid: { text: string; allowance: InvalidAllowance } | null;
   /** Milliseconds between progress lines when stderr is not a terminal. */
   progressIntervalMs: number;
+  /** Large CSV inputs are checked on worker threads running this script (the CLI's bundle). */
+  parallel?: ParallelSettings;
 }
 
 /** Where the service is and the key to use. */
@@ -132,10 +136,34 @@ export function withinAllowance(
   return records > 0 && (bad * 100) / records <= allowance.percent;
 }
 
+/**
+ * Worker threads for large CSV inputs: one per idle core (at most 4), none when fewer than two
+ * cores are idle (threads that wait for a core only add their start-up), unless EVENTS_WORKERS
+ * says how many (0: none). Inputs under 2 MB (EVENTS_PARALLEL_MIN_BYTES) are not worth it.
+ */
+function parallelSettings(
+  env: Record<string, string | undefined>,
+  workerUrl: string,
+): ParallelSettings {
+  const idle = Math.round(availableParallelism() - loadavg()[0]);
+  const cores = idle < 2 ? 0 : Math.min(4, idle);
+  return {
+    workerUrl,
+    workers: integerOption("EVENTS_WORKERS", env.EVENTS_WORKERS ?? String(cores), 0, 64),
+    minBytes: integerOption(
+      "EVENTS_PARALLEL_MIN_BYTES",
+      env.EVENTS_PARALLEL_MIN_BYTES ?? String(2 * 1024 * 1024),
+      0,
+      Number.MAX_SAFE_INTEGER,
+    ),
+  };
+}
+
 /** Checks the reading options. */
 export function readSettings(
   raw: RawReadOptions,
   env: Record<string, string | undefined> = {},
+  workerUrl?: string,
 ): ReadSettings {
   if (raw.platform !== undefined && !(PLATFORMS as readonly string[]).includes(raw.platform)) {
     throw new UsageError(
@@ -170,6 +198,7 @@ export function readSettings(
     progressIntervalMs:
       integerOption("EVENTS_PROGRESS_SECONDS", env.EVENTS_PROGRESS_SECONDS ?? "5", 1, 3600) *
       1000,
+    parallel: workerUrl === undefined ? undefined : parallelSettings(env, workerUrl),
   };
 }
 

@@ -52,11 +52,12 @@ export class RecordSink {
     return this.summary.inserted + this.summary.updated + this.summary.rejected;
   }
 
-  /** Adds a valid event; sends the batch once it is full. */
-  async add(event: Record<string, unknown>, location: string): Promise<void> {
+  /** Adds a valid event; a promise only when that filled a batch that is now being sent. */
+  add(event: Record<string, unknown>, location: string): Promise<void> | null {
+    if (this.#sender === null && !this.summary.dry_run) return null;
     this.#batch.events.push(event);
     this.#batch.locations.push(location);
-    if (this.#batch.events.length >= this.#batchSize) await this.flush();
+    return this.#batch.events.length >= this.#batchSize ? this.flush() : null;
   }
 
   /** Sends (or, in a dry run, keeps) what is waiting. */

@@ -12,7 +12,7 @@ import {
   UsageError,
 } from "../errors.ts";
 import { openInput } from "../readers/open-input.ts";
-import { type CheckedRecord, readRecords } from "../readers/read-records.ts";
+import { type CheckedRecord, readRecordBatches } from "../readers/read-records.ts";
 import type { Problem } from "../send/problem.ts";
 import { Progress } from "../output/progress-report.ts";
 import { groupProblems, problemLine } from "../output/problem-groups.ts";
@@ -54,7 +54,7 @@ function counter(summary: RunSummary, report: (problem: Problem) => void) {
 
 /** Reads every record into the sink; with --strict, sends nothing unless few enough are bad. */
 async function feed(
-  records: AsyncGenerator<CheckedRecord>,
+  batches: AsyncGenerator<CheckedRecord[]>,
   sink: RecordSink,
   options: { read: ReadSettings; count: (record: CheckedRecord) => void; tick: () => void },
 ): Promise<void> {
@@ -62,9 +62,11 @@ async function feed(
   const summary = sink.summary;
   if (read.strict) {
     const pending: CheckedRecord[] = [];
-    for await (const record of records) {
-      count(record);
-      if (record.kind === "valid") pending.push(record);
+    for await (const batch of batches) {
+      for (const record of batch) {
+        count(record);
+        if (record.kind === "valid") pending.push(record);
+      }
       tick();
     }
     if (!withinAllowance(read.maxInvalid?.allowance ?? null, summary.invalid, summary.records)) {
@@ -72,20 +74,28 @@ async function feed(
     }
     for (const record of pending) {
       if (record.kind === "valid") await sink.add(record.event, record.location);
-      tick();
     }
   } else {
-    for await (const record of records) {
-      count(record);
-      tick();
-      if (record.kind !== "valid") continue;
-      try {
-        await sink.add(record.event, record.location);
-      } catch (error) {
-        // Count what will not be sent, so the summary accounts for every record.
-        if (error instanceof GaveUpError) { for await (const rest of records) count(rest); }
-        throw error;
+    for await (const batch of batches) {
+      for (let i = 0; i < batch.length; i++) {
+        const record = batch[i];
+        count(record);
+        if (record.kind !== "valid") continue;
+        const sending = sink.add(record.event, record.location);
+        if (sending === null) continue;
+        try {
+          await sending;
+        } catch (error) {
+          // Count what will not be sent, so the summary accounts for every record.
+          if (error instanceof GaveUpError) {
+            for (const rest of batch.slice(i + 1)) count(rest);
+            for await (const later of batches) for (const rest of later) count(rest);
+          }
+          throw error;
+        }
+        tick();
       }
+      tick();
     }
   }
   await sink.flush();
@@ -123,10 +133,13 @@ export async function runRecords(
         progress.update({ waiting: { reason, untilMs: Date.now() + ms } }, true),
     });
     sink = current;
-    const records = readRecords(input.format, input.chunks, {
+    const records = readRecordBatches(input.format, input.chunks, {
       ...read,
       sourceName: input.name,
       sourceUrl: read.sourceUrl ?? input.url,
+      size: input.size,
+      // validate only counts valid records; push and its dry run send or show them.
+      keepEvents: options.command === "push",
     });
     const tick = () =>
       progress.update({

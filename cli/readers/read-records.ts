@@ -1,13 +1,13 @@
 /** Reads an input with the reader for its format and checks every record against the shared schema. */
-import { EventInput } from "../../shared/event-schema.ts";
-import { toValidationDetails } from "../../shared/validation-details.ts";
 import { readCsv } from "./csv.ts";
 import type { Format } from "./formats.ts";
 import { readIcs } from "./ics.ts";
 import { readJson, readNdjson } from "./json.ts";
 import type { Reader, ReaderOptions } from "./record.ts";
-import { withFix } from "./fix-hints.ts";
-import { deriveExternalId, readAllDay } from "./tabular-fields.ts";
+import { type CheckedRecord, checkItem } from "./check-record.ts";
+import { type ParallelSettings, readCsvInParallel, useWorkers } from "./csv-parallel.ts";
+
+export type { CheckedRecord };
 
 const READERS: Record<Format, Reader> = {
   ics: readIcs,
@@ -16,66 +16,55 @@ const READERS: Record<Format, Reader> = {
   ndjson: readNdjson,
 };
 
-/** A record after local validation. */
-export type CheckedRecord =
-  | { kind: "valid"; location: string; event: Record<string, unknown> }
-  | { kind: "invalid"; location: string; messages: string[] }
-  | { kind: "skipped"; location: string; message: string }
-  | { kind: "warning"; location: string; message: string };
-
-/** Fills fields the record leaves out from the command line (never overrides the record). */
-function applyDefaults(event: Record<string, unknown>, options: ReaderOptions): void {
-  if (options.platform !== undefined && (event.platform === undefined || event.platform === null)) {
-    event.platform = options.platform;
-  }
-  if (
-    options.sourceUrl !== undefined && (event.source_url === undefined || event.source_url === null)
-  ) {
-    event.source_url = options.sourceUrl;
-  }
-  if (options.timezone !== undefined && (event.timezone === undefined || event.timezone === null)) {
-    event.timezone = options.timezone;
-  }
+/** How a large input may be checked on worker threads. */
+export interface ParallelReading {
+  parallel?: ParallelSettings;
+  /** The input's size in bytes, when known. */
+  size?: number | null;
+  /** Whether valid records must carry their events (push) or only be counted (validate). */
+  keepEvents?: boolean;
 }
 
-function describe(path: (string | number)[], message: string, format: Format): string {
-  const field = typeof path[0] === "string" ? path[0] : undefined;
-  const text = path.length > 1 ? message : withFix(field, message, format);
-  return path.length > 1 ? `${text} (at ${path.join(".")})` : text;
+const BATCH = 512;
+
+/**
+ * Every record of the input in order, each either valid (ready to send), invalid or a note, in
+ * batches: a record at a time would cost more in promises than in reading.
+ */
+export async function* readRecordBatches(
+  format: Format,
+  chunks: AsyncIterable<string>,
+  options: ReaderOptions & ParallelReading,
+): AsyncGenerator<CheckedRecord[]> {
+  if (format === "csv" && useWorkers(options.parallel, options.size ?? null)) {
+    yield* readCsvInParallel(chunks, options, {
+      parallel: options.parallel!,
+      keepEvents: options.keepEvents ?? true,
+    });
+    return;
+  }
+  let batch: CheckedRecord[] = [];
+  try {
+    for await (const item of READERS[format](chunks, options)) {
+      batch.push(checkItem(item, format, options));
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+  } catch (error) {
+    // The records read before a reader stops (a CSV syntax error) are reported all the same.
+    if (batch.length > 0) yield batch;
+    throw error;
+  }
+  if (batch.length > 0) yield batch;
 }
 
-/** Every record of the input in order, each either valid (ready to send), invalid or skipped. */
+/** Every record of the input in order, one at a time. */
 export async function* readRecords(
   format: Format,
   chunks: AsyncIterable<string>,
-  options: ReaderOptions,
+  options: ReaderOptions & ParallelReading,
 ): AsyncGenerator<CheckedRecord> {
-  for await (const item of READERS[format](chunks, options)) {
-    if (item.kind === "invalid") {
-      yield { kind: "invalid", location: item.location, messages: [item.message] };
-      continue;
-    }
-    if (item.kind === "skipped" || item.kind === "warning") {
-      yield item;
-      continue;
-    }
-    applyDefaults(item.event, options);
-    if (format !== "ics") {
-      const problem = (options.idFrom ? deriveExternalId(item.event, options.idFrom) : null) ??
-        readAllDay(item.event);
-      if (problem !== null) {
-        yield { kind: "invalid", location: item.location, messages: [problem] };
-        continue;
-      }
-    }
-    const result = EventInput.safeParse(item.event);
-    if (result.success) {
-      yield { kind: "valid", location: item.location, event: item.event };
-    } else {
-      const messages = toValidationDetails(result.error.issues, { root: "event" }).map((d) =>
-        describe(d.path, d.message, format)
-      );
-      yield { kind: "invalid", location: item.location, messages };
-    }
-  }
+  for await (const batch of readRecordBatches(format, chunks, options)) yield* batch;
 }
