@@ -379,3 +379,16 @@ export const EventBatch = z.strictObject({
       ? `the request body must be a JSON object with an events array, not ${typeName(issue.input)}`
       : undefined,
 }).meta({ id: "EventBatch" });
+
+/** What names an event for its contributor: the upsert pair, with the push's rules. */
+export const EventKey = z.strictObject({
+  external_id: eventShape.external_id,
+  platform: eventShape.platform,
+}, {
+  error: (issue) =>
+    issue.code === "invalid_type"
+      ? `each item must be a JSON object with external_id and platform, not ${
+        typeName(issue.input)
+      }`
+      : undefined,
+}).meta({ id: "EventKey", description: "An event named by its (external_id, platform) pair." });

@@ -5,6 +5,13 @@ import { type Guards, mountEndpoint } from "./mount-endpoint.ts";
 import { postEvents, postEventsRoute } from "./post-events.ts";
 import { listEventsHandler, listEventsRoute } from "./list-events.ts";
 import { getEventHandler, getEventRoute } from "./get-event.ts";
+import { deleteEventHandler, deleteEventRoute } from "./delete-event.ts";
+import { deleteEventsHandler, deleteEventsRoute } from "./delete-events.ts";
+import { myEventsHandler, myEventsRoute } from "./my-events.ts";
+import {
+  deleteContributorEventsHandler,
+  deleteContributorEventsRoute,
+} from "./admin-contributor-events.ts";
 import { searchHandler, searchRoute } from "./search.ts";
 import {
   createKeyHandler,
@@ -35,6 +42,9 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: postEventsRoute, handler: postEvents });
   mount({ route: listEventsRoute, handler: listEventsHandler });
   mount({ route: getEventRoute, handler: getEventHandler });
+  mount({ route: deleteEventRoute, handler: deleteEventHandler });
+  mount({ route: deleteEventsRoute, handler: deleteEventsHandler });
+  mount({ route: myEventsRoute, handler: myEventsHandler });
   mount({ route: searchRoute, handler: searchHandler });
   mount({ route: createKeyRoute, handler: createKeyHandler });
   mount({ route: listKeysRoute, handler: listKeysHandler });
@@ -43,6 +53,7 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: trustKeyRoute, handler: trustKeyHandler });
   mount({ route: untrustKeyRoute, handler: untrustKeyHandler });
   mount({ route: revokeKeyRoute, handler: revokeKeyHandler });
+  mount({ route: deleteContributorEventsRoute, handler: deleteContributorEventsHandler });
   mount({ route: backupRoute, handler: backupHandler });
   mount({ route: healthzRoute, handler: healthzHandler });
   mount({ route: openApiRoute, handler: openApiHandler(app) });

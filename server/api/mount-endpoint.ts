@@ -8,6 +8,7 @@ import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { requireScope, type Scope } from "../middleware/authenticate.ts";
+import { SCOPES } from "../../shared/api-schemas.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { httpCache } from "../middleware/http-cache.ts";
 import { publicCors } from "../middleware/public-cors.ts";
@@ -38,7 +39,8 @@ export function scopesOf(route: RouteConfig): Scope[] {
 }
 
 /** The responses the guards and the body reader can give on this route. */
-function guardResponses(route: RouteConfig, keyed: boolean): Responses {
+function guardResponses(route: RouteConfig, scopes: Scope[]): Responses {
+  const keyed = scopes.length > 0;
   const { request } = route;
   const responses: Responses = {};
   if (request?.query || request?.params || request?.body) {
@@ -52,7 +54,10 @@ function guardResponses(route: RouteConfig, keyed: boolean): Responses {
       "The key is missing, malformed, unknown, revoked or expired.",
       ["WWW-Authenticate"],
     );
-    responses[403] = errorResponse("forbidden", "The key lacks the scope this operation needs.");
+    // A route that takes every scope has no key to refuse once it is valid.
+    if (!SCOPES.every((scope) => scopes.includes(scope))) {
+      responses[403] = errorResponse("forbidden", "The key lacks the scope this operation needs.");
+    }
   }
   if (request?.body) {
     responses[413] = errorResponse("payload_too_large", "The body is larger than 4 MiB.");
@@ -90,8 +95,9 @@ function headersFor(status: string, options: { keyed: boolean; cached: boolean }
 }
 
 /** The route as documented: its own responses, the guards' ones, and their headers. */
-function documented(route: RouteConfig, keyed: boolean, cached: boolean): Responses {
-  const all: Responses = { ...guardResponses(route, keyed), ...route.responses };
+function documented(route: RouteConfig, scopes: Scope[], cached: boolean): Responses {
+  const keyed = scopes.length > 0;
+  const all: Responses = { ...guardResponses(route, scopes), ...route.responses };
   return Object.fromEntries(
     Object.entries(all).map(([status, response]): [string, Response] => {
       const own = "headers" in response && response.headers ? response.headers : {};
@@ -122,7 +128,7 @@ export function mountEndpoint<R extends RouteConfig>(
   const body = route.request?.body;
   if (body) middleware.push(jsonBody({ expected: body.description ?? "a JSON object" }));
   if (!keyed) app.options(route.path.replaceAll(/\{(\w+)\}/g, ":$1"), cors);
-  const mounted = { ...route, middleware, responses: documented(route, keyed, cached) };
+  const mounted = { ...route, middleware, responses: documented(route, scopes, cached) };
   // The added responses are errors the middleware throws; the handler's own types stay R's.
   app.openapi(mounted as unknown as R, handler);
 }

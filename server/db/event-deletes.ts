@@ -27,3 +27,38 @@ export async function deleteEventsOfContributor(sql: Sql, contributorId: string)
   const result = await sql`DELETE FROM events WHERE contributor_id = ${contributorId}`;
   return result.count;
 }
+
+/** An event named by its contributor's pair. */
+export interface EventPair {
+  external_id: string;
+  platform: string;
+}
+
+/**
+ * Deletes the contributor's events named by `pairs` in one statement (so all or none) and says,
+ * for each pair in order, whether it deleted an event. A pair named twice deletes once: its later
+ * occurrences find nothing. Another contributor's events are never touched.
+ */
+export async function deleteEventsByPair(
+  sql: Sql,
+  contributorId: string,
+  pairs: EventPair[],
+): Promise<boolean[]> {
+  const deleted = await sql<EventPair[]>`
+    DELETE FROM events
+    WHERE contributor_id = ${contributorId}::uuid
+      AND (external_id, platform) IN (
+        SELECT * FROM unnest(${pairs.map((p) => p.external_id)}::text[],
+                             ${pairs.map((p) => p.platform)}::text[])
+      )
+    RETURNING external_id, platform`;
+  const remaining = new Set(deleted.map((d) => JSON.stringify([d.platform, d.external_id])));
+  return pairs.map((p) => remaining.delete(JSON.stringify([p.platform, p.external_id])));
+}
+
+/** Whether a contributor with this id exists. */
+export async function contributorExists(sql: Sql, contributorId: string): Promise<boolean> {
+  const [row] = await sql<{ found: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM contributors WHERE id = ${contributorId}::uuid) AS found`;
+  return row.found;
+}

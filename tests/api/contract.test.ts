@@ -21,7 +21,9 @@ function unreachable(checker: ContractChecker, kind: string): Set<string> {
     ...ops.map((op) => `${op} 500`),
     ...ops.filter((op) => op !== "searchEvents").map((op) => `${op} 503`),
     // A path parameter is any string; an unknown one is a 404, never a 400.
-    ...["getEvent", "getKey", "trustKey", "untrustKey", "revokeKey"].map((op) => `${op} 400`),
+    ...["getEvent", "deleteEvent", "getKey", "trustKey", "untrustKey", "revokeKey"]
+      .map((op) => `${op} 400`),
+    "deleteContributorEvents 400",
     // The embedded database has pgvector (AI search is available) and can be backed up here;
     // a PostgreSQL server is backed up with pg_dump.
     ...(kind === "pglite" ? ["searchEvents 503", "backupDatabase 409"] : ["backupDatabase 200"]),
@@ -198,6 +200,74 @@ for (const kind of testBackends()) {
         await refused({ ...patch(undefined), raw: OVERSIZED }, 413);
         await refused({ ...patch(undefined), raw: "5", contentType: "text/plain" }, 415);
         await overLimit((key) => patch({ rate_limit_per_minute: 5 }, other.id, key));
+      });
+
+      await t.step("listMyEvents, deleteEvents and deleteEvent", async () => {
+        const mine = (query = "", key: string | null = writer.key): Call => ({
+          method: "GET",
+          path: "/api/v1/me/events",
+          query,
+          key,
+        });
+        const page = await refused(mine("limit=1"), 200);
+        assert.equal(page.body.data.length, 1);
+        await refused(mine("limit=5000"), 400);
+        await refused(mine("", null), 401);
+        await refused(mine("", admin), 403);
+        await overLimit((key) => mine("", key));
+
+        const remove = (body: unknown, key: string | null = writer.key): Call => ({
+          method: "POST",
+          path: "/api/v1/events/delete",
+          key,
+          body,
+        });
+        const removed = await refused(
+          remove({ events: [{ external_id: "evt-2" }, { external_id: "evt-1" }] }),
+          200,
+        );
+        assert.equal(removed.body.data.errors[0].code, "not_found");
+        await refused(remove({ events: [{ external_id: "" }] }), 400);
+        await refused(remove({ events: [{ external_id: "x" }] }, null), 401);
+        await refused(remove({ events: [{ external_id: "x" }] }, admin), 403);
+        await refused({ ...remove(undefined), raw: OVERSIZED }, 413);
+        await refused({ ...remove(undefined), raw: "x", contentType: "text/plain" }, 415);
+        await overLimit((key) => remove({ events: [{ external_id: "x" }] }, key));
+
+        const one = (id: string, key: string | null = writer.key): Call => ({
+          method: "DELETE",
+          path: "/api/v1/events/{id}",
+          params: { id },
+          key,
+        });
+        await call({
+          method: "POST",
+          path: "/api/v1/events",
+          key: writer.key,
+          body: { events: [sampleEvent(7)] },
+        });
+        const mineNow = await refused(mine(), 200);
+        await refused(one(mineNow.body.data[0].id), 204);
+        await refused(one(mineNow.body.data[0].id), 404);
+        await refused(one(eventId, null), 401);
+        await overLimit((key) => one(crypto.randomUUID(), key));
+      });
+
+      await t.step("deleteContributorEvents", async () => {
+        const keys = await refused({ method: "GET", path: "/api/v1/admin/keys", key: admin }, 200);
+        const contributor = keys.body.data.find((k: { id: string }) => k.id === other.id)
+          .contributor_id;
+        const all = (id: string, key: string | null = admin): Call => ({
+          method: "DELETE",
+          path: "/api/v1/admin/contributors/{id}/events",
+          params: { id },
+          key,
+        });
+        await refused(all(contributor), 200);
+        await refused(all(crypto.randomUUID()), 404);
+        await refused(all(contributor, null), 401);
+        await refused(all(contributor, writer.key), 403);
+        await overLimit((key) => all(contributor, key));
       });
 
       await t.step("backupDatabase", async () => {
