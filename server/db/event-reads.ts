@@ -99,7 +99,8 @@ export function filterConditions(sql: Sql, f: EventFilters): Fragment {
   if (f.is_virtual !== undefined) parts.push(sql`e.is_virtual = ${f.is_virtual}`);
   if (f.is_free !== undefined) parts.push(sql`e.is_free = ${f.is_free}`);
   if (f.topic !== undefined) {
-    parts.push(sql`EXISTS (SELECT 1 FROM unnest(e.topics) t WHERE lower(t) = lower(${f.topic}))`);
+    // As event_labels_lower's GIN index sees it (migration 007).
+    parts.push(sql`event_labels_lower(e.topics) @> ARRAY[lower(${f.topic}::text)]`);
   }
   if (f.near !== undefined) parts.push(nearCondition(sql, f.near));
   if (f.attendance !== undefined) parts.push(attendanceCondition(sql, f.attendance));

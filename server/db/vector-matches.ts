@@ -5,6 +5,7 @@
 import type { Sql } from "postgres";
 import { keyFeedsAiSearch, vectorIsCurrent } from "./ai-search-rule.ts";
 import { type EventFilters, filterConditions } from "./event-reads.ts";
+import { plannedWithValues } from "./planned-with-values.ts";
 import type { Match } from "./text-matches.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -47,7 +48,8 @@ export async function vectorMatches(
     const wider = await nearestFromIndex(sql, q, vector, filters, limit, needed);
     if (wider.rows.length >= limit || wider.exhausted) return wider.rows.map(toMatch);
   }
-  const rows = await sql<Row[]>`
+  // Planned for the filters' values: which indexes find the rows depends on how few they keep.
+  const rows = await plannedWithValues(sql<Row[]>`
     SELECT e.id, v.embedding <=> ${vector}::vector AS distance
     FROM event_embeddings v
     JOIN events e ON e.id = v.event_id
@@ -55,7 +57,7 @@ export async function vectorMatches(
     WHERE ${vectorIsCurrent(sql, q.model)} AND ${keyFeedsAiSearch(sql)}
       AND ${filterConditions(sql, filters)}
     ORDER BY distance, e.starts_at, e.id
-    LIMIT ${limit}`;
+    LIMIT ${limit}`);
   return rows.map(toMatch);
 }
 
