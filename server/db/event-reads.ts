@@ -99,7 +99,7 @@ export function filterConditions(sql: Sql, f: EventFilters): Fragment {
   if (f.is_virtual !== undefined) parts.push(sql`e.is_virtual = ${f.is_virtual}`);
   if (f.is_free !== undefined) parts.push(sql`e.is_free = ${f.is_free}`);
   if (f.topic !== undefined) {
-    // As event_labels_lower's GIN index sees it (migration 007).
+    // As event_labels_lower's GIN index sees it (migration 008).
     parts.push(sql`event_labels_lower(e.topics) @> ARRAY[lower(${f.topic}::text)]`);
   }
   if (f.near !== undefined) parts.push(nearCondition(sql, f.near));
