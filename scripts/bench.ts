@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { FigureLog, loadAverage, type Target } from "./support/figures.ts";
 import { benchSearch } from "./support/bench-search-figures.ts";
 import { benchIngest } from "./support/bench-ingest-figures.ts";
-import { benchOpenAIDrain } from "./support/bench-embedding-figures.ts";
+import { benchLocalModel, benchOpenAIDrain } from "./support/bench-embedding-figures.ts";
 import { measureIngestionUnderEmbedding } from "./support/bench-ingest-busy.ts";
 import { machineDescription, renderBenchmarks, type ScriptOutput } from "./support/bench-report.ts";
 
@@ -93,6 +93,8 @@ if (ONLY.has("ingest")) {
 
 if (ONLY.has("embedding")) {
   await benchOpenAIDrain(log, { events: 5000, dimensions: 1536, target: least(500) });
+  await benchOpenAIDrain(log, { events: 5000, dimensions: 512, target: least(500) });
+  await benchLocalModel(log);
   await measureIngestionUnderEmbedding({
     log,
     targets: { drainIdle: least(30), drainBusy: least(10) },

@@ -4,6 +4,10 @@
  * cost: claiming, requests, storing vectors and the HNSW index) on PGlite, the one database here
  * with pgvector.
  */
+import process from "node:process";
+import { EventBatch } from "../../shared/event-schema.ts";
+import { embeddingText } from "../../server/embeddings/embedding-text.ts";
+import { LocalProvider } from "../../server/embeddings/local-provider.ts";
 import { startFakeOpenAI } from "../../tests/support/fake-openai.ts";
 import { createApiKey, postBatch, startTestServer } from "../../tests/support/test-server.ts";
 import { realisticEvents } from "./realistic-events.ts";
@@ -61,5 +65,36 @@ export async function benchOpenAIDrain(log: FigureLog, o: OpenAIDrainOptions): P
   } finally {
     await server.close();
     await fake.close();
+  }
+}
+
+/**
+ * The local model's own speed on this machine's texts: events embedded per second of wall time
+ * and per second of CPU time (all of this process's threads; on a busy machine the second says
+ * what an idle core would do).
+ */
+export async function benchLocalModel(log: FigureLog, o: { target?: Target } = {}): Promise<void> {
+  const provider = new LocalProvider({ niceness: 0 });
+  try {
+    const events = realisticEvents(0, 160).map((e) => EventBatch.parse({ events: [e] }).events[0]);
+    const texts = events.map(embeddingText);
+    await provider.embed(texts.slice(0, 32));
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (let i = 32; i < texts.length; i += 32) await provider.embed(texts.slice(i, i + 32));
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const n = texts.length - 32;
+    const chars = texts.reduce((s, t) => s + t.length, 0) / texts.length;
+    log.add({
+      section: "Embedding, PGlite",
+      name: `local model alone, ${n} event texts (${chars.toFixed(0)} characters on average)`,
+      value: n / seconds,
+      unit: "events/s",
+      note: `${(n / ((used.user + used.system) / 1e6)).toFixed(1)} events per CPU second`,
+      target: o.target,
+    });
+  } finally {
+    await provider.close();
   }
 }

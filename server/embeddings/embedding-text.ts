@@ -16,12 +16,13 @@ export interface EmbeddableEvent {
 }
 
 /**
- * Long descriptions dilute a sentence encoder's vector, and the local model's time grows faster
- * than the text: the opening says what the event is. 300 characters kept the evaluation's
- * figures (scripts/eval-search.ts) where 1,000 had them; none at all lost a quarter of
- * paraphrased recall.
+ * Long descriptions dilute a sentence encoder's vector, and the local model's time grows with the
+ * text: the opening says what the event is. At 120 characters the local model embeds about 32
+ * events per CPU second (19 at 300, 15 at 1,000: scripts/bench.ts), and the evaluation
+ * (scripts/eval-search.ts) is unchanged; its descriptions are short, so it cannot show what
+ * cutting a long one costs.
  */
-export const DESCRIPTION_CHARS = 300;
+export const DESCRIPTION_CHARS = 120;
 
 /** Builds the text embedded for an event; equal inputs give equal text. */
 export function embeddingText(event: EmbeddableEvent): string {
