@@ -7,6 +7,10 @@ import type { AiSearchHealth } from "../embeddings/ai-search.ts";
 import { errorSchema, json } from "./responses.ts";
 
 const AiHealth = z.object({
+  state: z.enum(["ok", "degraded", "unavailable"]).meta({
+    description: "degraded: events wait for vectors while the embedding provider fails; they " +
+      "are kept and embedded once it recovers.",
+  }),
   available: z.boolean(),
   reason: z.string().optional().meta({ description: "Why AI search is unavailable." }),
   model: z.string(),

@@ -14,6 +14,11 @@ export const EMBEDDING_WORK_CHANNEL = "tech_events_embedding_work";
 
 /** What /healthz reports about AI search. */
 export interface AiSearchHealth {
+  /**
+   * ok: serving and catching up; degraded: events wait for vectors while the provider fails (they
+   * are kept and embedded once it recovers); unavailable: no vector store (see reason).
+   */
+  state: "ok" | "degraded" | "unavailable";
   available: boolean;
   reason?: string;
   model: string;
@@ -96,18 +101,27 @@ export class AiSearch {
       worker: this.worker ? "in-process" as const : "external" as const,
     };
     if (!status.available) {
-      return { available: false, reason: `AI search is unavailable: ${status.reason}`, ...base };
+      return {
+        state: "unavailable",
+        available: false,
+        reason: `AI search is unavailable: ${status.reason}`,
+        ...base,
+      };
     }
     const counts = await aiSearchCounts(this.#db.sql, this.provider.model);
-    const state = this.worker?.state();
+    const worker = this.worker?.state();
+    // The worker here knows whether its last attempt failed; an external one's failures are
+    // noted on the events it gave back.
+    const lastError = worker ? worker.lastError : counts.lastError;
     return {
+      state: lastError !== null && counts.waiting > 0 ? "degraded" : "ok",
       available: true,
       ...base,
       in_ai_search: counts.inAiSearch,
       waiting_for_vectors: counts.waiting,
       failing: counts.failing,
-      last_error: state?.lastError ?? counts.lastError,
-      ...(state ? { retrying_at: state.backoffUntil } : {}),
+      last_error: lastError,
+      ...(worker ? { retrying_at: worker.backoffUntil } : {}),
     };
   }
 
