@@ -75,7 +75,11 @@ function readingOptions(command: Command): Command {
     )
     .option("--timezone <zone>", "IANA zone for times without offset and records without timezone")
     .option("--horizon <days>", "ICS: expand recurring events this many days ahead", "365")
-    .option("--from <date>", "ICS: start of the recurrence window (default: now)")
+    .option(
+      "--from <date>",
+      "start of the window: ICS occurrences from then on; --sync removes nothing before it " +
+        "(default: now)",
+    )
     .option(
       "--map <name=field>",
       "fill a field from a CSV column or JSON field (repeatable, also to fill several fields " +
@@ -88,6 +92,10 @@ function readingOptions(command: Command): Command {
       "make external_id from these fields (comma-separated) for records without one",
     )
     .option("--delimiter <char>", "CSV: , or ; or | or tab (default: found from the header)")
+    .option(
+      "--calendar <name>",
+      "a name for this feed: its external_ids start with NAME/ and --sync keeps to them",
+    )
     .option(
       "--max-invalid <n|p%>",
       "succeed (exit 0) with up to this many invalid or rejected records, or this share of them",
@@ -130,14 +138,35 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
         "retries of a batch on 429, 5xx, timeouts and dropped connections",
         "5",
       )
-      .option("--dry-run", "validate and show what would be sent; send nothing"),
+      .option("--dry-run", "validate and show what would be sent (and removed); send nothing")
+      .option(
+        "--sync",
+        "afterwards remove your events of the feed's scope that the feed no longer holds",
+      )
+      .option("--force", "with --sync: remove even more than half of the events in scope"),
   ).action(async (input: string, _options: unknown, command: Command) => {
     const o = globals<
-      RawReadOptions & { batchSize?: string; maxRetries?: string; dryRun?: boolean }
+      RawReadOptions & {
+        batchSize?: string;
+        maxRetries?: string;
+        dryRun?: boolean;
+        sync?: boolean;
+        force?: boolean;
+      }
     >(command);
     const read = readSettings(o, env, import.meta.url);
     const send = sendSettings(o);
-    await push(input, { read, api: o.dryRun ? null : apiSettings(o, env), ...send }, terminal);
+    const api = o.dryRun ? null : apiSettings(o, env);
+    // Listing what --sync would remove needs the key even in a dry run.
+    const syncApi = api ?? (o.sync ? apiSettings(o, env) : null);
+    await push(input, {
+      read,
+      api,
+      syncApi,
+      ...send,
+      sync: Boolean(o.sync),
+      force: Boolean(o.force),
+    }, terminal);
   });
 
   readingOptions(

@@ -53,6 +53,7 @@ export interface RawReadOptions {
   verbose?: boolean;
   strict?: boolean;
   maxInvalid?: string;
+  calendar?: string;
 }
 
 /** A whole number within bounds, for an option. */
@@ -159,6 +160,17 @@ function parallelSettings(
   };
 }
 
+function parseCalendar(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(value)) {
+    throw new UsageError(
+      `Cannot use --calendar ${value}: give a name of letters, digits, dots, dashes or ` +
+        "underscores (at most 100), such as berlin-meetups",
+    );
+  }
+  return value;
+}
+
 /** Checks the reading options. */
 export function readSettings(
   raw: RawReadOptions,
@@ -187,6 +199,7 @@ export function readSettings(
     from: parseFrom(raw.from),
     fieldMap: parseFieldMap(raw.map ?? []),
     idFrom: parseIdFrom(raw.idFrom),
+    calendar: parseCalendar(raw.calendar),
     delimiter: parseDelimiter(raw.delimiter),
     timeoutMs: integerOption("--timeout", raw.timeout ?? "30", 1, 3600) * 1000,
     json: raw.json ?? false,

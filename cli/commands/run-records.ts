@@ -21,6 +21,8 @@ import { printRun } from "../output/run-report.ts";
 import type { Terminal } from "../output/terminal.ts";
 import { type ReadSettings, withinAllowance } from "../settings.ts";
 import { RecordSink, type SendOptions } from "./record-sink.ts";
+import type { Format } from "../readers/formats.ts";
+import type { SyncResult } from "./sync-feed.ts";
 
 /** What to do with the valid records. */
 export interface RunOptions {
@@ -28,13 +30,23 @@ export interface RunOptions {
   read: ReadSettings;
   /** Absent for `validate` and `push --dry-run`: nothing goes over the network. */
   send?: SendOptions;
-  /** Called once every record is sent, before the summary (push --sync). */
-  afterSend?: (sink: RecordSink) => Promise<void>;
+  /** Called when the input's format is known; may return an observer of every record. */
+  onFormat?: (format: Format) => ((record: CheckedRecord) => void) | void;
+  /** Called once every record is read and sent, before the summary (deletions of a push). */
+  afterSend?: (hooks: {
+    onWait: (ms: number, reason: string) => void;
+    report: (problem: Problem) => void;
+  }) => Promise<SyncResult | null>;
 }
 
 /** Counts a record into the summary and reports its problem, if any. */
-function counter(summary: RunSummary, report: (problem: Problem) => void) {
+function counter(
+  summary: RunSummary,
+  report: (problem: Problem) => void,
+  observe?: (record: CheckedRecord) => void,
+) {
   return (record: CheckedRecord) => {
+    observe?.(record);
     if (record.kind === "warning") {
       summary.warnings++;
       report({ location: record.location, kind: "warning", message: record.message });
@@ -126,6 +138,7 @@ export async function runRecords(
     const input = await openInput(spec, { format: read.format, timeoutMs: read.timeoutMs });
     summary.source = input.name;
     summary.format = input.format;
+    const observe = options.onFormat?.(input.format) ?? undefined;
     const current = new RecordSink(summary, {
       send: options.send,
       onProblem: report,
@@ -148,8 +161,14 @@ export async function runRecords(
         records: summary.records,
         sent: current.sent,
       });
-    await feed(records, current, { read, count: counter(summary, report), tick });
-    await options.afterSend?.(current);
+    await feed(records, current, { read, count: counter(summary, report, observe), tick });
+    const onWait = (ms: number, reason: string) =>
+      progress.update({ waiting: { reason, untilMs: Date.now() + ms } }, true);
+    const synced = await options.afterSend?.({ onWait, report });
+    if (synced) {
+      summary.sync = synced.outcome ?? undefined;
+      summary.waited_ms += Math.round(synced.waitedMs);
+    }
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     failure = error;

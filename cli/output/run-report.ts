@@ -43,10 +43,6 @@ function sentLines(s: RunSummary): string[] {
   const parts = [`${n(s.inserted)} inserted`, `${n(s.updated)} updated`];
   if (s.rejected > 0) parts.push(`${n(s.rejected)} rejected by the server`);
   const lines = [`Stored ${plural(sent, "event")}: ${parts.join(", ")}.`];
-  if (s.sync) {
-    const removed = s.sync.deleted + s.sync.cancelled_deleted;
-    lines.push(`Removed ${plural(removed, "event")} no longer in the feed (${s.sync.scope}).`);
-  }
   const extras = [plural(s.batches, "batch", "batches")];
   if (s.retries > 0) extras.push(plural(s.retries, "retry", "retries"));
   if (s.waited_ms > 0) extras.push(`${seconds(s.waited_ms)} waiting (rate limit, backoff)`);
@@ -71,11 +67,46 @@ function nextStep(s: RunSummary): string | null {
   return null;
 }
 
+const SHOWN_IDS = 10;
+
+function syncLines(s: RunSummary): string[] {
+  const sync = s.sync;
+  if (!sync) return [];
+  if (s.dry_run) {
+    const ids = sync.would_delete.slice(0, SHOWN_IDS).join(", ");
+    const more = sync.would_delete.length > SHOWN_IDS ? ", … (all with --json)" : "";
+    return sync.stale === 0
+      ? [
+        `--sync: all ${
+          plural(sync.stored, "stored event")
+        } in scope (${sync.scope}) are in the feed.`,
+      ]
+      : [
+        `--sync would remove ${plural(sync.stale, "event")} of ${
+          n(sync.stored)
+        } no longer in the ` +
+        `feed (${sync.scope}): ${ids}${more}.`,
+      ];
+  }
+  const lines = [];
+  if (sync.stored > 0 || sync.stale > 0) {
+    lines.push(
+      `Removed ${plural(sync.deleted, "event")} no longer in the feed (${sync.scope}; ` +
+        `${n(sync.stored)} stored in its window).`,
+    );
+  }
+  if (sync.cancelled_deleted > 0) {
+    lines.push(`Deleted ${plural(sync.cancelled_deleted, "cancelled event")}.`);
+  }
+  return lines;
+}
+
 /** The summary lines for people. */
 export function summaryLines(s: RunSummary): string[] {
   const lines = [readLine(s)];
   if (s.command === "push" && !s.dry_run) lines.push(...sentLines(s));
   else lines.push(`Took ${seconds(s.duration_ms)}.`);
+  lines.push(...syncLines(s));
   const next = nextStep(s);
   if (next) lines.push(next);
   return lines;

@@ -68,7 +68,10 @@ export function csvBlockItems(
       items.push({
         kind: "invalid",
         location,
-        message: `row has ${cells.length} cells but the header has ${fields.length}`,
+        message: `row has ${cells.length} cells but the header has ${fields.length}: quote ` +
+          `cells that hold the delimiter (${
+            layout.delimiter === "\t" ? "tab" : layout.delimiter
+          }), or check --delimiter`,
       });
       return;
     }

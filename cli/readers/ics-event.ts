@@ -93,10 +93,17 @@ function organiser(component: Component): { name?: string; url?: string } {
   };
 }
 
+const CANCELLED = "cancelled (STATUS:CANCELLED)";
+
+/** Whether a skip reason says the event was cancelled (the service then deletes it). */
+export function isCancellation(reason: string): boolean {
+  return reason === CANCELLED;
+}
+
 /** Why a component is left out on purpose, or null when it is to be sent. */
 export function skipReason(component: Component, method: string | undefined): string | null {
   const status = text(component, "status")?.toUpperCase();
-  if (status === "CANCELLED" || method === "CANCEL") return "cancelled (STATUS:CANCELLED)";
+  if (status === "CANCELLED" || method === "CANCEL") return CANCELLED;
   const klass = text(component, "class")?.toUpperCase();
   if (klass === "PRIVATE" || klass === "CONFIDENTIAL") return `marked CLASS:${klass}`;
   return null;

@@ -1,7 +1,7 @@
 /** One occurrence of a series as an event: the shared pieces of ics-series and its expansion. */
 import type ICAL from "ical.js";
 import type { ReadItem } from "./record.ts";
-import { buildEvent, endOf, type IcsContext, skipReason } from "./ics-event.ts";
+import { buildEvent, endOf, type IcsContext, isCancellation, skipReason } from "./ics-event.ts";
 import { type IcsTime, instantOf, occurrenceStamp } from "./ics-times.ts";
 import type { Rule } from "./ics-rrule.ts";
 
@@ -51,7 +51,10 @@ export function emit(
   const { context } = options;
   const location = context.location(v.line);
   const skip = skipReason(v.component, context.method);
-  if (skip) return { kind: "skipped", location, message: `${externalId}: ${skip}` };
+  if (skip) {
+    const cancelled = isCancellation(skip) ? { externalId, series: false } : undefined;
+    return { kind: "skipped", location, message: `${externalId}: ${skip}`, cancelled };
+  }
   const built = buildEvent(
     v.component,
     externalId,

@@ -5,7 +5,7 @@
  */
 import ICAL from "ical.js";
 import type { ReadItem } from "./record.ts";
-import { skipReason, timeProperty } from "./ics-event.ts";
+import { isCancellation, skipReason, timeProperty } from "./ics-event.ts";
 import type { IcsTime } from "./ics-times.ts";
 import { zoneOffsetMs } from "../../shared/zoned-time.ts";
 import { expandMaster } from "./ics-expand-master.ts";
@@ -124,6 +124,7 @@ export function* expandSeries(
         kind: "skipped",
         location: context.location(master.line),
         message: `${uid}: ${masterSkip} (whole series)`,
+        cancelled: isCancellation(masterSkip) ? { externalId: uid, series: true } : undefined,
       };
       return;
     }

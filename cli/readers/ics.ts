@@ -122,7 +122,7 @@ export async function* readIcs(
       yield {
         kind: "invalid",
         location: location(block.line),
-        message: "VEVENT has no UID, which its external_id is made from",
+        message: "VEVENT has no UID, which its external_id is made from: give it a UID property",
       };
       continue;
     }
@@ -137,11 +137,16 @@ export async function* readIcs(
     for (const block of group) {
       const parsed = parseVevent(block, root);
       if ("message" in parsed) {
-        yield { kind: "invalid", location: location(block.line), message: parsed.message };
+        yield { kind: "invalid", location: location(block.line), message: parsed.message, uid };
       } else vevents.push(parsed);
     }
     byUid.delete(uid);
-    if (vevents.length > 0) yield* expandSeries(uid, vevents, context);
+    if (vevents.length === 0) continue;
+    for (const item of expandSeries(uid, vevents, context)) {
+      // Problems and notes name their UID, so --sync knows which stored events they stand for.
+      if (item.kind === "invalid" || item.kind === "skipped") item.uid = uid;
+      yield item;
+    }
   }
 }
 
@@ -177,13 +182,17 @@ function parseVevent(
   if (starts !== 1) {
     return {
       message: starts === 0
-        ? "VEVENT has no DTSTART"
+        ? "VEVENT has no DTSTART: give it the date or date-time it starts at"
         : `VEVENT has ${starts} DTSTART properties; it must have one`,
     };
   }
   try {
     const start = component.getFirstPropertyValue("dtstart");
-    if (!(start instanceof ICAL.Time)) return { message: "DTSTART is not a date or date-time" };
+    if (!(start instanceof ICAL.Time)) {
+      return {
+        message: "DTSTART is not a date or date-time: write it as 20260305 or 20260305T180000Z",
+      };
+    }
     component.getFirstPropertyValue("dtend");
     component.getFirstPropertyValue("recurrence-id");
   } catch {

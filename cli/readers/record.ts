@@ -22,15 +22,32 @@ export interface ReaderOptions {
   idFrom?: string[];
   /** CSV: the delimiter; found from the header row when not given. */
   delimiter?: string;
+  /** `--calendar`: the name every external_id of this feed starts with (NAME/...). */
+  calendar?: string;
+}
+
+/** An event the feed cancels: one external_id, or a whole series (every id of its UID). */
+export interface Cancellation {
+  externalId: string;
+  series: boolean;
 }
 
 /** One item of a reader's output, in file order. */
 export type ReadItem =
   | { kind: "event"; location: string; event: Record<string, unknown> }
-  /** A record that cannot become an event (unparsable, broken); counted as invalid. */
-  | { kind: "invalid"; location: string; message: string }
+  /**
+   * A record that cannot become an event (unparsable, broken); counted as invalid. `uid`: the ICS
+   * UID it belongs to, whose stored events --sync must then leave alone.
+   */
+  | { kind: "invalid"; location: string; message: string; uid?: string }
   /** Left out on purpose (a cancelled event, a series with no occurrence in the horizon). */
-  | { kind: "skipped"; location: string; message: string }
+  | {
+    kind: "skipped";
+    location: string;
+    message: string;
+    uid?: string;
+    cancelled?: Cancellation;
+  }
   /** Read past with a doubt the user should hear about; counts as nothing. */
   | { kind: "warning"; location: string; message: string };
 
