@@ -22,8 +22,8 @@ export interface ParallelSettings {
   minBytes: number;
 }
 
-const BLOCK_CHARS = 512 * 1024;
-const YOUNG_GENERATION_MB = 128;
+const BLOCK_CHARS = 256 * 1024;
+const YOUNG_GENERATION_MB = 64;
 
 /** Workers that each check one block at a time, answering in any order. */
 class CheckPool {

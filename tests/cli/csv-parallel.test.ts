@@ -31,7 +31,7 @@ function comparable(summary: Record<string, unknown>) {
 }
 
 Deno.test("worker threads give the same records, locations and messages as one thread", async () => {
-  // Larger than one block (512 KiB), so several workers share the rows.
+  // Larger than one block (256 KiB), so several workers share the rows.
   const path = await writeTemp(csv(12_000));
   for (const command of [["validate"], ["push", "--dry-run"]]) {
     const args = [...command, path, "--timezone", "Europe/Berlin", "--json"];
