@@ -118,6 +118,11 @@ export interface Config {
   publicRateLimitPerMinute: number;
   /** How long a request's head, and then its body, may take to arrive (30 s when absent). */
   requestReadTimeoutMs?: number;
+  /**
+   * Seconds of the rate limits' window: 60 (the limits above are per minute) unless a test
+   * shortens it, so that waiting for a quota takes seconds. Not read from the environment.
+   */
+  rateLimitWindowSeconds?: number;
   /** Whether to take the client address from X-Forwarded-For (behind a proxy). */
   trustProxy: boolean;
   logRequests: boolean;

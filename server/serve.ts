@@ -1,6 +1,7 @@
 /** Starts the whole service: database, migrations, AI search, HTTP server; and stops it cleanly. */
 import type { Config } from "./config.ts";
-import type { AppDeps } from "./app-env.ts";
+import type { Hono } from "hono";
+import type { AppDeps, AppEnv } from "./app-env.ts";
 import { openDatabase } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { pruneRateLimitBuckets } from "./db/rate-limit.ts";
@@ -21,8 +22,18 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 const DRAIN_MS = 5_000;
 const DEFAULT_READ_TIMEOUT_MS = 30_000;
 
-/** Opens the database, applies migrations and serves HTTP on the configured port. */
-export async function startService(config: Config): Promise<RunningService> {
+/** The application and what it depends on, started but not listening. */
+export interface OpenedService {
+  app: Hono<AppEnv>;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, applies migrations, starts AI search and builds the app, without a socket:
+ * startService serves it, and tests call its `app.fetch` in-process with the very same deps.
+ */
+export async function openService(config: Config): Promise<OpenedService> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // What is started is stopped in reverse order, also when a later step of the start fails.
   const stops: (() => Promise<void>)[] = [() => db.close()];
@@ -37,7 +48,22 @@ export async function startService(config: Config): Promise<RunningService> {
     });
     stops.push(() => ai.stop());
     const deps: AppDeps = { db, config, ai };
-    const app = await createApp(deps);
+    return { app: await createApp(deps), deps, close: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+/** Opens the database, applies migrations and serves HTTP on the configured port. */
+export async function startService(config: Config): Promise<RunningService> {
+  const { app, deps, close } = await openService(config);
+  const { db } = deps;
+  const stops: (() => Promise<void>)[] = [close];
+  const stopAll = async () => {
+    for (const stop of [...stops].reverse()) await stop();
+  };
+  try {
     const http = await listenHttp(
       config,
       async (request, info) => await app.fetch(request, info),

@@ -22,13 +22,10 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
   const policy = options.policy ?? "default";
   return async function rateLimitMiddleware(c, next) {
     const limit = options.limitPerMinute(c);
-    const decision = await consumeRateLimit(
-      c.get("deps").db.sql,
-      options.bucket(c),
-      limit,
-      WINDOW_SECONDS,
-    );
-    c.header("RateLimit-Policy", `"${policy}";q=${limit};w=${WINDOW_SECONDS}`);
+    const { db, config } = c.get("deps");
+    const window = config.rateLimitWindowSeconds ?? WINDOW_SECONDS;
+    const decision = await consumeRateLimit(db.sql, options.bucket(c), limit, window);
+    c.header("RateLimit-Policy", `"${policy}";q=${limit};w=${window}`);
     c.header("RateLimit", `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`);
     if (!decision.allowed) {
       throw new AppError(
