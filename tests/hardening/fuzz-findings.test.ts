@@ -4,15 +4,15 @@
  */
 import assert from "node:assert/strict";
 import { testBackends } from "../support/databases.ts";
-import { startTestServer } from "../support/test-server.ts";
+import { startTestApp } from "../support/test-server.ts";
 import { assertDocumentedError, jsonBody } from "./support/error-shape.ts";
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] fuzz findings: a NUL in the search words is a 400, not a 500`, async () => {
-    const server = await startTestServer(kind);
+    const server = await startTestApp(kind);
     try {
       for (const mode of ["text", "semantic", "hybrid"]) {
-        const res = await fetch(`${server.url}/api/v1/search?q=rust%00go&mode=${mode}`);
+        const res = await server.fetch(`${server.url}/api/v1/search?q=rust%00go&mode=${mode}`);
         const body = await jsonBody(res, mode);
         assert.equal(res.status, 400, `${mode}: ${JSON.stringify(body)}`);
         assertDocumentedError(res.status, body, mode);

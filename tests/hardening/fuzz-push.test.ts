@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Sql } from "postgres";
 import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestServer, type TestServer } from "../support/test-server.ts";
+import { createApiKey, startTestApp, type TestServer } from "../support/test-server.ts";
 import { nearMissEvent, validEvent } from "./support/event-arbitraries.ts";
 import { assertDocumentedError, jsonBody } from "./support/error-shape.ts";
 import { fuzzRuns, fuzzSeed } from "./support/fuzz-runs.ts";
@@ -27,7 +27,7 @@ async function push(
   body: string,
   contentType = "application/json",
 ): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${server.url}/api/v1/events`, {
+  const res = await server.fetch(`${server.url}/api/v1/events`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": contentType },
     body,
@@ -41,7 +41,7 @@ const params = (base: number) => ({ numRuns: fuzzRuns(base), seed: fuzzSeed() })
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] property: push refuses every near miss in the documented shape, storing nothing`, async (t) => {
-    const server = await startTestServer(kind, { publicRateLimitPerMinute: 10_000_000 });
+    const server = await startTestApp(kind, { publicRateLimitPerMinute: 10_000_000 });
     const sql = server.service.deps.db.sql;
     try {
       const { key } = await createApiKey(server, { rate_limit_per_minute: 100_000 });

@@ -6,8 +6,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
+import { testFetch } from "../support/in-process-fetch.ts";
 import { pathSegment, queryString } from "./support/query-arbitraries.ts";
 import { assertDocumentedError, jsonBody } from "./support/error-shape.ts";
 import { fuzzRuns, fuzzSeed } from "./support/fuzz-runs.ts";
@@ -17,7 +18,7 @@ const NOT_FUZZED = ["/api/v1/admin/backup", "/api/v1/openapi.json"];
 
 /** Every GET the OpenAPI document lists: paths without parameters, and paths with one. */
 async function documentedReads(url: string): Promise<{ lists: string[]; items: string[] }> {
-  const doc = await (await fetch(`${url}/api/v1/openapi.json`)).json();
+  const doc = await (await testFetch(`${url}/api/v1/openapi.json`)).json();
   const gets = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
     .filter(([path, item]) => item.get && !NOT_FUZZED.includes(path))
     .map(([path]) => path);
@@ -30,7 +31,7 @@ const SITE_PATHS = ["/", "/events.ics", "/events.atom", "/sign-in", "/sign-up", 
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] property: random query strings and ids never cause a 5xx`, async (t) => {
-    const server = await startTestServer(kind, { publicRateLimitPerMinute: 10_000_000 });
+    const server = await startTestApp(kind, { publicRateLimitPerMinute: 10_000_000 });
     const params = (base: number) => ({ numRuns: fuzzRuns(base), seed: fuzzSeed() });
     try {
       const key = await createApiKey(server, { rate_limit_per_minute: 100_000 });
@@ -52,13 +53,13 @@ for (const kind of testBackends()) {
           longitude: 13.4,
         }));
       assert.equal((await postBatch(server.url, key.key, { events })).status, 200);
-      const listed = await (await fetch(`${server.url}/api/v1/events?limit=2`)).json();
+      const listed = await (await server.fetch(`${server.url}/api/v1/events?limit=2`)).json();
       const ids: string[] = listed.data.map((e: { id: string }) => e.id);
 
       await t.step("every documented API read without a path parameter", async () => {
         await fc.assert(
           fc.asyncProperty(fc.constantFrom(...lists), queryString, async (path, query) => {
-            const res = await fetch(`${server.url}${path}?${query}`, { headers: operator });
+            const res = await server.fetch(`${server.url}${path}?${query}`, { headers: operator });
             const body = await jsonBody(res, `${path}?${query}`);
             if (res.status === 200) {
               const data = (body as { data?: unknown }).data;
@@ -75,7 +76,7 @@ for (const kind of testBackends()) {
         const segment = fc.oneof(pathSegment, fc.constantFrom(...ids, key.prefix, key.id));
         await fc.assert(
           fc.asyncProperty(fc.constantFrom(...items), segment, async (path, ref) => {
-            const res = await fetch(`${server.url}${path}${ref}`, { headers: operator });
+            const res = await server.fetch(`${server.url}${path}${ref}`, { headers: operator });
             const body = await jsonBody(res, `${path}${ref}`);
             if (res.status !== 200) assertDocumentedError(res.status, body, `${path}${ref}`);
           }),
@@ -91,7 +92,7 @@ for (const kind of testBackends()) {
         );
         await fc.assert(
           fc.asyncProperty(target, async (path) => {
-            const res = await fetch(`${server.url}${path}`, { redirect: "manual" });
+            const res = await server.fetch(`${server.url}${path}`, { redirect: "manual" });
             const text = await res.text();
             assert.ok(res.status < 500, `${path}: ${res.status} ${text.slice(0, 300)}`);
             assert.ok(text.length > 0 || res.status === 303 || res.status === 304, path);

@@ -1,14 +1,14 @@
 /** The operator's key API: create, list, filter by status, revoke; and who may use it. */
 import assert from "node:assert/strict";
 import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestServer } from "../support/test-server.ts";
+import { createApiKey, startTestApp } from "../support/test-server.ts";
 import { generateApiKey, isWellFormedApiKey } from "../../shared/api-key-format.ts";
 import { detailsAt, get, post, postEvents } from "./support/http.ts";
 import { freshEvent } from "./support/batches.ts";
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] operators create, list and revoke API keys`, async (t) => {
-    const server = await startTestServer(kind);
+    const server = await startTestApp(kind);
     const admin = server.adminKey;
     const create = (body: unknown) => post(server.url, "/api/v1/admin/keys", admin, body);
     const list = (query = "") =>

@@ -10,7 +10,7 @@ import { batches, freshEvent } from "./support/batches.ts";
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] events are upserted by external_id and platform`, async (t) => {
-    const { server, key } = await serverWithKey(kind, "alice@example.org");
+    const { server, key } = await serverWithKey(kind, { contributor: "alice@example.org" });
     const alice = batches(server.url, key);
     try {
       await t.step("new events count as inserted and known ones as updated", async () => {

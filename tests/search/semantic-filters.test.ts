@@ -3,14 +3,14 @@
  * few of many events; here with the OpenAI protocol (a local fake) as the provider.
  */
 import assert from "node:assert/strict";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { admin, eventually, ids, search } from "./support.ts";
 
 Deno.test("[pglite] semantic search with a strict filter still fills its page from matching events", async () => {
   const fake = startFakeOpenAI();
-  const server = await startTestServer("pglite", {
+  const server = await startTestApp("pglite", {
     embeddings: {
       provider: "openai",
       openaiApiKey: fake.apiKey,
@@ -37,7 +37,7 @@ Deno.test("[pglite] semantic search with a strict filter still fills its page fr
     });
     await admin(server, "POST", `/api/v1/admin/keys/${key.id}/trust`);
     await eventually("every event has its vector", async () => {
-      const health = await (await fetch(`${server.url}/healthz`)).json();
+      const health = await (await server.fetch(`${server.url}/healthz`)).json();
       return health.ai_search.waiting_for_vectors === 0;
     });
 

@@ -11,7 +11,7 @@ export async function admin(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await server.fetch(`${server.url}${path}`, {
     method,
     headers: {
       Authorization: `Bearer ${server.adminKey}`,
@@ -27,7 +27,7 @@ export async function search(
   server: TestServer,
   params: Record<string, string>,
 ): Promise<{ status: number; body: Json; headers: Headers }> {
-  const res = await fetch(`${server.url}/api/v1/search?${new URLSearchParams(params)}`);
+  const res = await server.fetch(`${server.url}/api/v1/search?${new URLSearchParams(params)}`);
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 

@@ -13,7 +13,7 @@ import { openTestDatabase, testBackends } from "../support/databases.ts";
 import { insertWriterKey } from "../support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
 import { get, listAll } from "../ingest/support/http.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
 
 /** [external_id, title, description, days from now] */
 type Fixture = [string, string, string, number];
@@ -141,7 +141,7 @@ for (const kind of testBackends()) {
   });
 
   Deno.test(`[${kind}] ?q= pages through every tier exactly once`, async () => {
-    const server = await startTestServer(kind);
+    const server = await startTestApp(kind);
     try {
       const key = await createApiKey(server, { rate_limit_per_minute: 1000 });
       // 3 events with both words, 4 with only one, 2 with neither; start times interleave.

@@ -4,7 +4,7 @@
  * doing anything; edits re-embed; untrust and revocation take them out at once.
  */
 import assert from "node:assert/strict";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin, eventually, ids, search } from "./support.ts";
 
@@ -20,7 +20,7 @@ const ROBOTS = {
 };
 
 Deno.test("[pglite] trust decides, event by event and at once, what semantic search can return", async () => {
-  const server = await startTestServer("pglite");
+  const server = await startTestApp("pglite");
   try {
     const key = await createApiKey(server, { contributor: "alpha" });
     await postBatch(server.url, key.key, { events: [sampleEvent(1, KNITTING)] });
@@ -45,7 +45,7 @@ Deno.test("[pglite] trust decides, event by event and at once, what semantic sea
       const r = await search(server, { q: "crafting with yarn", mode: "semantic" });
       return ids(r.body)[0] === "evt-1";
     });
-    const listed = await (await fetch(`${server.url}/api/v1/events`)).json();
+    const listed = await (await server.fetch(`${server.url}/api/v1/events`)).json();
     assert.equal(listed.data[0].in_ai_search, true);
 
     // A later event of the same key follows by itself.
@@ -76,7 +76,7 @@ Deno.test("[pglite] trust decides, event by event and at once, what semantic sea
     await admin(server, "POST", `/api/v1/admin/keys/${key.prefix}/untrust`);
     const gone = await search(server, { q: "Volcano Photography Workshop", mode: "semantic" });
     assert.deepEqual(ids(gone.body), []);
-    const one = await (await fetch(`${server.url}/api/v1/events?external_id=evt-2`)).json();
+    const one = await (await server.fetch(`${server.url}/api/v1/events?external_id=evt-2`)).json();
     assert.equal(one.data[0].in_ai_search, false);
 
     // Trusted again, then revoked: a revoked key's events leave AI search too.
@@ -94,7 +94,7 @@ Deno.test("[pglite] trust decides, event by event and at once, what semantic sea
 });
 
 Deno.test("[pglite] semantic results never hold an untrusted key's event beside trusted ones", async () => {
-  const server = await startTestServer("pglite");
+  const server = await startTestApp("pglite");
   try {
     const good = await createApiKey(server, { contributor: "good" });
     const unknown = await createApiKey(server, { contributor: "unknown" });

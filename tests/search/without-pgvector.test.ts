@@ -5,13 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin, ids, search } from "./support.ts";
 
 if (testBackends().includes("postgres")) {
   Deno.test("[postgres] without pgvector, text search works and AI search says why it cannot", async () => {
-    const server = await startTestServer("postgres");
+    const server = await startTestApp("postgres");
     try {
       const key = await createApiKey(server);
       await postBatch(server.url, key.key, {
@@ -34,13 +34,13 @@ if (testBackends().includes("postgres")) {
       assert.deepEqual(ids(hybrid.body), ["evt-1"]);
       assert.match(hybrid.body.degraded, /pgvector.*text search alone/);
 
-      const health = await (await fetch(`${server.url}/healthz`)).json();
+      const health = await (await server.fetch(`${server.url}/healthz`)).json();
       assert.equal(health.status, "ok");
       assert.equal(health.ai_search.available, false);
       assert.match(health.ai_search.reason, /pgvector/);
 
       // Trusted, but not in AI search: there is none here.
-      const listed = await (await fetch(`${server.url}/api/v1/events`)).json();
+      const listed = await (await server.fetch(`${server.url}/api/v1/events`)).json();
       assert.equal(listed.data[0].in_ai_search, false);
       // Nothing was marked done or failed: the event still counts as waiting for its vector.
       const sql = server.service.deps.db.sql;
@@ -53,9 +53,9 @@ if (testBackends().includes("postgres")) {
 }
 
 Deno.test("[pglite] /healthz reports AI search available with the model and its backlog", async () => {
-  const server = await startTestServer("pglite");
+  const server = await startTestApp("pglite");
   try {
-    const health = await (await fetch(`${server.url}/healthz`)).json();
+    const health = await (await server.fetch(`${server.url}/healthz`)).json();
     assert.equal(health.ai_search.available, true);
     assert.equal(health.ai_search.model, "local:use-lite:512");
     assert.equal(health.ai_search.waiting_for_vectors, 0);
@@ -67,7 +67,7 @@ Deno.test("[pglite] /healthz reports AI search available with the model and its 
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] search needs q and a known mode, and says so`, async () => {
-    const server = await startTestServer(kind);
+    const server = await startTestApp(kind);
     try {
       const missing = await search(server, { mode: "text" });
       assert.equal(missing.status, 400);
@@ -81,7 +81,7 @@ for (const kind of testBackends()) {
   });
 
   Deno.test(`[${kind}] text search applies the list endpoint's filters`, async () => {
-    const server = await startTestServer(kind);
+    const server = await startTestApp(kind);
     try {
       const key = await createApiKey(server);
       await postBatch(server.url, key.key, {

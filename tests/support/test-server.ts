@@ -1,32 +1,34 @@
-/** The real service on a fresh test database, listening on a free loopback port. */
+/**
+ * The service on a fresh test database: listening on a free loopback port (startTestServer), or
+ * in-process (startTestApp), where requests go straight to the app's `fetch` with the same deps
+ * and no socket. Both answer `server.fetch(...)` and every helper that takes their `url`.
+ */
 import type { DatabaseKind } from "../../server/db/connect.ts";
 import type { Config } from "../../server/config.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
-import { type RunningService, startService } from "../../server/serve.ts";
+import { openService, type RunningService, startService } from "../../server/serve.ts";
 import { createTestDatabase, type DatabaseLocation } from "./databases.ts";
+import { registerInProcessApp, testFetch, type TestRequestInit } from "./in-process-fetch.ts";
 
-/** A running test server. */
+/** A running test server, listening or in-process. */
 export interface TestServer {
+  /** Its base URL; an in-process app's URL is served by `fetch` and testFetch only. */
   url: string;
   /** The operator key (ADMIN_API_KEY) of this server. */
   adminKey: string;
   kind: DatabaseKind;
   service: RunningService;
   location: DatabaseLocation;
+  /** fetch for this server: a path ("/api/v1/events") is taken relative to `url`. */
+  fetch(input: string | URL | Request, init?: TestRequestInit): Promise<Response>;
   close(): Promise<void>;
 }
 
 /** Settings a test may change. */
 export type TestServerOptions = Partial<Omit<Config, "port" | "host" | "dataDir" | "databaseUrl">>;
 
-/** Starts the real server on a fresh database of `kind`. */
-export async function startTestServer(
-  kind: DatabaseKind,
-  options: TestServerOptions = {},
-): Promise<TestServer> {
-  const location = await createTestDatabase(kind);
-  const adminKey = options.adminApiKey ?? generateApiKey();
-  const service = await startService({
+function testConfig(location: DatabaseLocation, adminKey: string, options: TestServerOptions) {
+  return {
     port: 0,
     host: "127.0.0.1",
     dataDir: location.dataDir,
@@ -36,16 +38,76 @@ export async function startTestServer(
     publicRateLimitPerMinute: 10_000,
     trustProxy: false,
     logRequests: false,
+    // The model's thread at the server's priority: at the default (only idle CPU) a test waiting
+    // for vectors stalls whenever another test keeps the cores busy.
+    embeddings: { provider: "local", localNiceness: 0 },
     ...options,
-  });
+  } satisfies Config;
+}
+
+function fetchAt(url: string): TestServer["fetch"] {
+  return (input, init) =>
+    testFetch(typeof input === "string" && input.startsWith("/") ? `${url}${input}` : input, init);
+}
+
+/** Starts the real server, listening on a loopback port, on a fresh database of `kind`. */
+export async function startTestServer(
+  kind: DatabaseKind,
+  options: TestServerOptions = {},
+): Promise<TestServer> {
+  const location = await createTestDatabase(kind, { thisProcessOnly: true });
+  const adminKey = options.adminApiKey ?? generateApiKey();
+  let service: RunningService;
+  try {
+    service = await startService(testConfig(location, adminKey, options));
+  } catch (err) {
+    await location.drop();
+    throw err;
+  }
   return {
     url: service.url,
     adminKey,
     kind,
     service,
     location,
+    fetch: fetchAt(service.url),
     close: async () => {
       await service.shutdown();
+      await location.drop();
+    },
+  };
+}
+
+/**
+ * Builds the service in-process on a fresh database of `kind`, with the deps startTestServer's
+ * has, and no socket: requests come from 127.0.0.1 unless `clientAddress` says otherwise. For a
+ * client that needs a real URL (a child process, a browser), use startTestServer.
+ */
+export async function startTestApp(
+  kind: DatabaseKind,
+  options: TestServerOptions = {},
+): Promise<TestServer> {
+  const location = await createTestDatabase(kind, { thisProcessOnly: true });
+  const adminKey = options.adminApiKey ?? generateApiKey();
+  let opened;
+  try {
+    opened = await openService(testConfig(location, adminKey, options));
+  } catch (err) {
+    await location.drop();
+    throw err;
+  }
+  const { app, deps, close } = opened;
+  const { url, unregister } = registerInProcessApp((request, info) => app.fetch(request, info));
+  return {
+    url,
+    adminKey,
+    kind,
+    service: { url, deps, shutdown: close },
+    location,
+    fetch: fetchAt(url),
+    close: async () => {
+      unregister();
+      await close();
       await location.drop();
     },
   };
@@ -68,7 +130,7 @@ export async function createApiKey(
     rate_limit_per_minute?: number;
   } = {},
 ): Promise<CreatedKey> {
-  const res = await fetch(`${server.url}/api/v1/admin/keys`, {
+  const res = await testFetch(`${server.url}/api/v1/admin/keys`, {
     method: "POST",
     headers: { Authorization: `Bearer ${server.adminKey}`, "Content-Type": "application/json" },
     body: JSON.stringify({
@@ -96,7 +158,7 @@ export async function postBatch(
 ): Promise<{ status: number; headers: Headers; body: any }> {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (key !== null) headers.Authorization = `Bearer ${key}`;
-  const res = await fetch(`${url}/api/v1/events`, {
+  const res = await testFetch(`${url}/api/v1/events`, {
     method: "POST",
     headers,
     body: typeof body === "string" ? body : JSON.stringify(body),

@@ -1,13 +1,13 @@
 /** The operator's review of keys: pending list, first batch, trust with who and when, limits. */
 import assert from "node:assert/strict";
 import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin } from "../search/support.ts";
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] a key waits for review after its first batch, which the operator can read`, async () => {
-    const server = await startTestServer(kind);
+    const server = await startTestApp(kind);
     try {
       const fresh = await createApiKey(server, { contributor: "quiet" });
       const active = await createApiKey(server, { contributor: "busy" });
@@ -39,7 +39,7 @@ for (const kind of testBackends()) {
   });
 
   Deno.test(`[${kind}] trust and untrust record who decided and when`, async () => {
-    const server = await startTestServer(kind);
+    const server = await startTestApp(kind);
     try {
       const key = await createApiKey(server);
       await postBatch(server.url, key.key, { events: [sampleEvent(1)] });
@@ -53,7 +53,7 @@ for (const kind of testBackends()) {
 
       // An operator key made through the API is recorded by its display prefix.
       const operator = await createApiKey(server, { scopes: ["admin"], contributor: "ops" });
-      const res = await fetch(`${server.url}/api/v1/admin/keys/${key.prefix}/untrust`, {
+      const res = await server.fetch(`${server.url}/api/v1/admin/keys/${key.prefix}/untrust`, {
         method: "POST",
         headers: { Authorization: `Bearer ${operator.key}` },
       });
@@ -70,20 +70,20 @@ for (const kind of testBackends()) {
   });
 
   Deno.test(`[${kind}] review endpoints refuse unknown keys, revoked keys and non-operators`, async () => {
-    const server = await startTestServer(kind);
+    const server = await startTestApp(kind);
     try {
       const key = await createApiKey(server);
       const missing = await admin(server, "POST", "/api/v1/admin/keys/evk_nope/trust");
       assert.equal(missing.status, 404);
       assert.match(missing.body.message, /evk_nope/);
 
-      const asContributor = await fetch(`${server.url}/api/v1/admin/keys/${key.id}/trust`, {
+      const asContributor = await server.fetch(`${server.url}/api/v1/admin/keys/${key.id}/trust`, {
         method: "POST",
         headers: { Authorization: `Bearer ${key.key}` },
       });
       assert.equal(asContributor.status, 403);
       await asContributor.body?.cancel();
-      const anonymous = await fetch(`${server.url}/api/v1/admin/keys/${key.id}`);
+      const anonymous = await server.fetch(`${server.url}/api/v1/admin/keys/${key.id}`);
       assert.equal(anonymous.status, 401);
       await anonymous.body?.cancel();
 
@@ -97,7 +97,7 @@ for (const kind of testBackends()) {
   });
 
   Deno.test(`[${kind}] an operator changes a key's rate limit, effective on its next request`, async () => {
-    const server = await startTestServer(kind);
+    const server = await startTestApp(kind);
     try {
       const key = await createApiKey(server);
       const patched = await admin(server, "PATCH", `/api/v1/admin/keys/${key.prefix}`, {

@@ -1,10 +1,17 @@
 /**
  * HTTP helpers for the ingestion tests: every reply is checked against the documented error
- * shapes, and no request may ever get a 5xx.
+ * shapes, and no request may ever get a 5xx. A base URL may be a listening server's or an
+ * in-process app's (tests/support/in-process-fetch.ts).
  */
 import assert from "node:assert/strict";
 import type { DatabaseKind } from "../../../server/db/connect.ts";
-import { createApiKey, startTestServer, type TestServer } from "../../support/test-server.ts";
+import {
+  createApiKey,
+  startTestApp,
+  startTestServer,
+  type TestServer,
+} from "../../support/test-server.ts";
+import { testFetch } from "../../support/in-process-fetch.ts";
 
 /** A reply with its parsed JSON body. */
 export interface Reply {
@@ -35,7 +42,7 @@ export function assertWellFormed(reply: Reply, what: string): void {
 
 /** Sends a request and returns the checked reply. */
 export async function send(url: string, init: RequestInit = {}): Promise<Reply> {
-  const res = await fetch(url, init);
+  const res = await testFetch(url, init);
   const text = await res.text();
   let body: unknown;
   try {
@@ -115,14 +122,28 @@ export async function listAll(base: string, query = ""): Promise<any[]> {
   throw new Error("Cannot list events: more than 1000 pages");
 }
 
-/** A server with one contributor key whose limit does not get in the way of many requests. */
+/** Options of serverWithKey. */
+export interface ServerWithKeyOptions {
+  /** The contributor the key belongs to. */
+  contributor?: string;
+  /** Listen on a loopback port (real HTTP) instead of serving the app in-process. */
+  listening?: boolean;
+}
+
+/**
+ * A server with one contributor key whose limit does not get in the way of many requests: the app
+ * in-process unless `listening` (the helpers above serve both).
+ */
 export async function serverWithKey(
   kind: DatabaseKind,
-  contributor = "alice@example.org",
+  options: ServerWithKeyOptions = {},
 ): Promise<{ server: TestServer; key: string }> {
-  const server = await startTestServer(kind);
+  const server = await (options.listening ? startTestServer : startTestApp)(kind);
   try {
-    const { key } = await createApiKey(server, { contributor, rate_limit_per_minute: 100_000 });
+    const { key } = await createApiKey(server, {
+      contributor: options.contributor ?? "alice@example.org",
+      rate_limit_per_minute: 100_000,
+    });
     return { server, key };
   } catch (err) {
     await server.close();
