@@ -40,6 +40,7 @@ const least = (value: number): Target => ({ kind: "min", value });
 
 const log = new FigureLog();
 const scripts: ScriptOutput[] = [];
+const failures: string[] = [];
 const started = new Date();
 const loadAtStart = loadAverage();
 
@@ -47,58 +48,68 @@ if (ONLY.has("search")) {
   for (const size of SIZES) {
     if (POSTGRES) {
       const limit = size > 100_000 ? 50 : 30;
-      await benchSearch(log, {
-        kind: "postgres",
-        size,
-        runs: RUNS,
-        targets: {
-          text: at(limit),
-          "list-q": at(limit),
-          "http-text": at(limit),
-          "http-list-q": at(limit),
-          "http-text-all": at(limit),
-        },
-      });
+      await attempt("benchSearch", () =>
+        benchSearch(log, {
+          kind: "postgres",
+          size,
+          runs: RUNS,
+          targets: {
+            text: at(limit),
+            "list-q": at(limit),
+            "http-text": at(limit),
+            "http-list-q": at(limit),
+            "http-text-all": at(limit),
+          },
+        }));
     }
     if (size <= 100_000) {
-      await benchSearch(log, {
-        kind: "pglite",
-        size,
-        runs: RUNS,
-        targets: {
-          text: at(30),
-          "list-q": at(30),
-          "http-text": at(30),
-          "http-list-q": at(30),
-          "http-text-all": at(30),
-          semantic: at(30),
-          "semantic-strict": at(30),
-          hybrid: at(60),
-        },
-      });
+      await attempt("benchSearch", () =>
+        benchSearch(log, {
+          kind: "pglite",
+          size,
+          runs: RUNS,
+          targets: {
+            text: at(30),
+            "list-q": at(30),
+            "http-text": at(30),
+            "http-list-q": at(30),
+            "http-text-all": at(30),
+            semantic: at(30),
+            "semantic-strict": at(30),
+            hybrid: at(60),
+          },
+        }));
     }
   }
 }
 
 if (ONLY.has("ingest")) {
   for (const kind of POSTGRES ? ["postgres", "pglite"] as const : ["pglite"] as const) {
-    await benchIngest(log, {
-      kind,
-      batches: 60,
-      clients: 4,
-      targets: kind === "postgres" ? { oneClientP95: at(50), httpOverRaw: least(80) } : {},
-    });
+    await attempt("benchIngest", () =>
+      benchIngest(log, {
+        kind,
+        batches: 60,
+        clients: 4,
+        targets: kind === "postgres" ? { oneClientP95: at(50), httpOverRaw: least(80) } : {},
+      }));
   }
 }
 
 if (ONLY.has("embedding")) {
-  await benchOpenAIDrain(log, { events: 5000, dimensions: 1536, target: least(500) });
-  await benchOpenAIDrain(log, { events: 5000, dimensions: 512, target: least(500) });
-  await benchLocalModel(log);
-  await measureIngestionUnderEmbedding({
-    log,
-    targets: { drainIdle: least(30), drainBusy: least(10) },
-  });
+  await attempt(
+    "benchOpenAIDrain",
+    () => benchOpenAIDrain(log, { events: 5000, dimensions: 1536, target: least(500) }),
+  );
+  await attempt(
+    "benchOpenAIDrain",
+    () => benchOpenAIDrain(log, { events: 5000, dimensions: 512, target: least(500) }),
+  );
+  await attempt("benchLocalModel", () => benchLocalModel(log));
+  await attempt("measureIngestionUnderEmbedding", () =>
+    measureIngestionUnderEmbedding({
+      log,
+      targets: { drainIdle: least(30), drainBusy: least(10) },
+    }));
 }
 
 for (
@@ -122,12 +133,23 @@ const document = renderBenchmarks({
   postgres: POSTGRES,
   figures: log.figures,
   scripts,
+  failures,
 });
 const out = new URL(values.out, ROOT);
 await Deno.writeTextFile(out, mergeWithNotes(await readOrEmpty(out), document));
 // The repository's formatter owns Markdown layout (table padding): keep `deno fmt --check` green.
 await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", out.pathname] }).output();
 console.log(`\nWrote ${out.pathname}`);
+
+/** Runs one benchmark; a failure is reported (and written into the document), not fatal. */
+async function attempt(name: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    console.error(`${name} failed:`, err);
+    failures.push(`${name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
 
 /** Runs a benchmark script of its own if it exists; its output, or null when it does not. */
 async function runScript(path: string, args: string[]): Promise<ScriptOutput | null> {

@@ -21,6 +21,8 @@ export interface BenchReport {
   postgres: boolean;
   figures: Figure[];
   scripts: ScriptOutput[];
+  /** Benchmarks that failed, with why. */
+  failures: string[];
 }
 
 /** What the figures were measured on. */
@@ -84,6 +86,9 @@ export function renderBenchmarks(r: BenchReport): string {
     out.push("");
   }
   out.push(...ratios(r), "");
+  if (r.failures.length > 0) {
+    out.push("## Failed", "", ...r.failures.map((f) => `- ${f}`), "");
+  }
   for (const s of r.scripts) {
     out.push(
       `## ${s.script}${s.args.length ? ` ${s.args.join(" ")}` : ""}`,
