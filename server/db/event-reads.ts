@@ -4,7 +4,7 @@ import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { inAiSearch } from "./ai-search-rule.ts";
 import { type Attendance, attendanceCondition } from "./attendance.ts";
 import { nearCondition, type NearFilter } from "./near-condition.ts";
-import { plannedWithValues } from "./planned-with-values.ts";
+import { soonestMatches } from "./soonest-matches.ts";
 import { textQueryOf } from "./text-query.ts";
 
 /** Filters of the list and search endpoints, already validated. */
@@ -156,15 +156,18 @@ async function listTier(
   filters: Omit<EventFilters, "q">,
   o: { match: string | null; limit: number; after?: ListCursor },
 ): Promise<EventRow[]> {
+  if (o.match !== null) {
+    const ids = await soonestMatches(sql, { ...o, match: o.match, filters, count: o.limit });
+    return await eventRowsInOrder(sql, ids.map((m) => m.id));
+  }
   const after = o.after
     ? sql`AND (e.starts_at, e.id) > (${o.after.starts_at}::timestamptz, ${o.after.id}::uuid)`
     : sql``;
-  const match = o.match === null ? sql`` : sql`AND e.search_vector @@ ${o.match}::tsquery`;
   // Sort keys first, whole events only for the page.
-  const query = sql<EventRow[]>`
+  return await sql<EventRow[]>`
     WITH page AS (
       SELECT e.id FROM events e
-      WHERE ${filterConditions(sql, filters)} ${match} ${after}
+      WHERE ${filterConditions(sql, filters)} ${after}
       ORDER BY e.starts_at, e.id
       LIMIT ${o.limit}
     )
@@ -173,5 +176,14 @@ async function listTier(
     JOIN events e ON e.id = p.id
     JOIN api_keys k ON k.id = e.last_key_id
     ORDER BY e.starts_at, e.id`;
-  return await (o.match === null ? query : plannedWithValues(query));
+}
+
+/** The events with these ids, in the order given (an event deleted meanwhile is left out). */
+async function eventRowsInOrder(sql: Sql, ids: string[]): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<EventRow[]>`
+    SELECT ${eventColumns(sql)} FROM events e JOIN api_keys k ON k.id = e.last_key_id
+    WHERE e.id = ANY(${ids}::uuid[])`;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -4,8 +4,8 @@
  * TEXT_RANK_CANDIDATES. Whole events are built by the caller, for the page it keeps only.
  */
 import type { Sql } from "postgres";
-import { type EventFilters, filterConditions } from "./event-reads.ts";
-import { plannedWithValues } from "./planned-with-values.ts";
+import type { EventFilters } from "./event-reads.ts";
+import { soonestMatches } from "./soonest-matches.ts";
 import { textQueryOf } from "./text-query.ts";
 
 /** An event of a ranking, by id, with its score there. */
@@ -17,12 +17,12 @@ export interface Match {
 }
 
 /**
- * Upper bound on the matches of one tier that a text ranking scores. Scoring reads every match's
- * tsvector, so a query matching a fifth of 100,000 events would cost hundreds of milliseconds;
- * instead the soonest matches (found in start order through the index) are scored. A tier with
- * fewer matches than this is ranked exactly.
+ * Upper bound on the matches of one tier that a text ranking scores (at least twice the page).
+ * Scoring reads every match's tsvector, so a query matching a fifth of 100,000 events would cost
+ * hundreds of milliseconds; instead the soonest matches are scored (server/db/soonest-matches.ts).
+ * A tier with fewer matches than this is ranked exactly.
  */
-export const TEXT_RANK_CANDIDATES = 100;
+export const TEXT_RANK_CANDIDATES = 50;
 
 /**
  * The best `limit` text matches of `query` within the filters, tier by tier. The score's whole
@@ -54,17 +54,17 @@ async function rankTier(
   sql: Sql,
   o: { match: string; rank: string; filters: Omit<EventFilters, "q">; limit: number },
 ): Promise<{ id: string; score: number }[]> {
-  const candidates = Math.max(TEXT_RANK_CANDIDATES, o.limit * 2);
-  return await plannedWithValues(sql<{ id: string; score: number }[]>`
-    WITH candidate AS MATERIALIZED (
-      SELECT e.id FROM events e
-      WHERE ${filterConditions(sql, o.filters)} AND e.search_vector @@ ${o.match}::tsquery
-      ORDER BY e.starts_at, e.id
-      LIMIT ${candidates}
-    )
+  const candidates = await soonestMatches(sql, {
+    match: o.match,
+    filters: o.filters,
+    count: Math.max(TEXT_RANK_CANDIDATES, o.limit * 2),
+  });
+  if (candidates.length === 0) return [];
+  return await sql<{ id: string; score: number }[]>`
     -- Normalisation 32 maps the rank into 0-1, below the next tier's whole number.
     SELECT e.id, ts_rank_cd(e.search_vector, ${o.rank}::tsquery, 32)::float8 AS score
-    FROM candidate c JOIN events e ON e.id = c.id
+    FROM events e
+    WHERE e.id = ANY(${candidates.map((c) => c.id)}::uuid[])
     ORDER BY score DESC, e.starts_at, e.id
-    LIMIT ${o.limit}`);
+    LIMIT ${o.limit}`;
 }

@@ -135,6 +135,29 @@ for (const kind of testBackends()) {
           ORDER BY e.external_id`;
         assert.deepEqual(rows.map((r) => r.external_id), ["admin", "dba"]);
       });
+
+      await t.step(
+        "a word no event contains leaves the others to match, until one does",
+        async () => {
+          const query = "machine learning zyzzyva";
+          assert.deepEqual((await ranked(db.sql, query)).sort(), [
+            "hyphen",
+            "ml-only",
+            "ml-prod",
+            "ml-prod-late",
+          ]);
+          const writer = await insertWriterKey(db.sql, "zyzzyva");
+          await upsertEvents(db.sql, writer, [
+            EventInput.parse(sampleEvent(0, {
+              external_id: "zyzzyva",
+              title: "Machine learning for zyzzyva beetles",
+              starts_at: new Date(Date.now() + 60 * 86_400_000).toISOString(),
+            })),
+          ]);
+          assert.equal((await ranked(db.sql, query))[0], "zyzzyva");
+          assert.deepEqual(await listed(db.sql, "zyzzyva beetles"), ["zyzzyva"]);
+        },
+      );
     } finally {
       await db.close();
     }
