@@ -17,12 +17,12 @@ export interface Match {
 }
 
 /**
- * Upper bound on the matches of one tier that a text ranking scores (at least twice the page).
+ * Upper bound on the matches of one tier that a text ranking scores (at least the page).
  * Scoring reads every match's tsvector, so a query matching a fifth of 100,000 events would cost
  * hundreds of milliseconds; instead the soonest matches are scored (server/db/soonest-matches.ts).
  * A tier with fewer matches than this is ranked exactly.
  */
-export const TEXT_RANK_CANDIDATES = 50;
+export const TEXT_RANK_CANDIDATES = 100;
 
 /**
  * The best `limit` text matches of `query` within the filters, tier by tier. The score's whole
@@ -57,7 +57,7 @@ async function rankTier(
   const candidates = await soonestMatches(sql, {
     match: o.match,
     filters: o.filters,
-    count: Math.max(TEXT_RANK_CANDIDATES, o.limit * 2),
+    count: Math.max(TEXT_RANK_CANDIDATES, o.limit),
   });
   if (candidates.length === 0) return [];
   return await sql<{ id: string; score: number }[]>`

@@ -37,7 +37,7 @@ export async function vectorMatches(
   limit: number,
 ): Promise<Match[]> {
   const vector = JSON.stringify(q.vector);
-  const first = Math.max(100, limit * 5);
+  const first = Math.max(100, limit * 3);
   const tried = await nearestFromIndex(sql, q, vector, filters, limit, first);
   if (tried.rows.length >= limit || tried.exhausted) return tried.rows.map(toMatch);
   // Survivors per candidate, with room for the estimate's error.
