@@ -41,6 +41,8 @@ export class OpenAIProvider implements EmbeddingProvider {
   readonly dimensions: number;
   /** One request's worth of texts: OpenAI takes up to 2,048 inputs per request. */
   readonly batchSize: number;
+  /** Two requests in flight: one is answered while the other's vectors are stored. */
+  readonly concurrency = 2;
   readonly #client: OpenAIEmbeddings;
   readonly #modelName: string;
 

@@ -24,6 +24,11 @@ export interface EmbeddingProvider {
    * request for many texts is what its rate limits count, and what keeps a backlog draining.
    */
   readonly batchSize?: number;
+  /**
+   * Batches the worker may have in flight at once (default 1). A remote provider answers while
+   * the previous batch's vectors are being stored; a local model has one thread to give.
+   */
+  readonly concurrency?: number;
   /** One vector per text, in the same order, each of length `dimensions` and norm 1. */
   embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
   /** Releases what the provider holds (a worker thread, open connections). */

@@ -18,6 +18,11 @@ export interface EmbeddingWorkerOptions {
   /** Names this worker's claims; unique per process. */
   workerId?: string;
   batchSize?: number;
+  /**
+   * Batches in flight at once (default: the provider's `concurrency`, else 1). With two, one
+   * batch's request to the provider overlaps the storing of the other's vectors.
+   */
+  concurrency?: number;
   /** Sleep between checks when nothing woke the worker. */
   pollIntervalMs?: number;
   /** How long a claim holds; past it a dead worker's events are taken again. */
@@ -44,16 +49,20 @@ const SAVE_SLICE = 32;
 export class EmbeddingWorker {
   readonly #o: Required<Omit<EmbeddingWorkerOptions, "log">> & { log: (m: string) => void };
   #stopped = true;
-  #woken = false;
-  #wake: (() => void) | null = null;
+  readonly #lanes: Lane[] = [];
   #loop: Promise<void> | null = null;
   #backoffMs = 0;
+  /** When the current backoff ends (ms since the epoch); 0 when none runs. */
+  #backoffEndsAt = 0;
+  /** How long the claims of a failed batch were given back for, by the error that failed it. */
+  readonly #releasedFor = new WeakMap<object, number>();
   #state: WorkerState = { embedded: 0, lastError: null, backoffUntil: null };
 
   constructor(options: EmbeddingWorkerOptions) {
     this.#o = {
       workerId: `${Deno.hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`,
       batchSize: options.provider.batchSize ?? 32,
+      concurrency: options.provider.concurrency ?? 1,
       pollIntervalMs: 30_000,
       claimMs: 120_000,
       initialBackoffMs: 1_000,
@@ -67,13 +76,22 @@ export class EmbeddingWorker {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#loop = this.#run();
+    const lanes = Array.from({ length: Math.max(1, this.#o.concurrency) }, () => {
+      const lane: Lane = { woken: false, wake: null };
+      this.#lanes.push(lane);
+      return this.#run(lane);
+    });
+    this.#loop = Promise.all(lanes).then(() => {
+      this.#lanes.length = 0;
+    });
   }
 
   /** Asks the worker to look for work now (after an upsert or a trust decision). */
   wake(): void {
-    this.#woken = true;
-    this.#wake?.();
+    for (const lane of this.#lanes) {
+      lane.woken = true;
+      lane.wake?.();
+    }
   }
 
   /** Stops after the batch in hand is stored or given back. */
@@ -120,8 +138,10 @@ export class EmbeddingWorker {
       toEmbed.forEach((item, n) => (item.embedding.vector = vectors[n]));
     } catch (err) {
       const retryable = !(err instanceof EmbeddingProviderError) || err.retryable;
+      const delayMs = retryable ? this.#backoff(err) : 0;
+      if (typeof err === "object" && err !== null) this.#releasedFor.set(err, delayMs);
       await releaseClaims(sql, workerId, claimed.map((e) => e.id), {
-        delayMs: retryable ? this.#nextBackoff(err) : 0,
+        delayMs,
         error: err instanceof Error ? err.message : String(err),
         countAttempt: !retryable,
       }).catch(() => {});
@@ -149,22 +169,36 @@ export class EmbeddingWorker {
     };
   }
 
-  #nextBackoff(err: unknown): number {
+  /**
+   * How long to wait after a retryable failure. A failure within a running backoff (another lane's
+   * batch failing against the same provider) waits for that backoff instead of doubling it.
+   */
+  #backoff(err: unknown): number {
+    const now = Date.now();
+    if (this.#backoffEndsAt > now) return this.#backoffEndsAt - now;
     const base = this.#backoffMs === 0
       ? this.#o.initialBackoffMs
       : Math.min(this.#backoffMs * 2, this.#o.maxBackoffMs);
     const asked = err instanceof EmbeddingProviderError ? err.retryAfterMs ?? 0 : 0;
     this.#backoffMs = Math.min(Math.max(base, asked), Math.max(this.#o.maxBackoffMs, asked));
+    this.#backoffEndsAt = now + this.#backoffMs;
+    this.#state.backoffUntil = new Date(this.#backoffEndsAt).toISOString();
     return this.#backoffMs;
   }
 
-  async #run(): Promise<void> {
+  async #run(lane: Lane): Promise<void> {
     while (!this.#stopped) {
-      this.#woken = false;
-      let wait = this.#o.pollIntervalMs;
+      // No lane asks the provider again while a backoff runs.
+      const backingOff = this.#backoffEndsAt - Date.now();
+      if (backingOff > 0) {
+        await this.#sleep(lane, backingOff, false);
+        continue;
+      }
+      lane.woken = false;
       try {
         const done = await this.runOnce();
         this.#backoffMs = 0;
+        this.#backoffEndsAt = 0;
         this.#state.backoffUntil = null;
         if (done !== null) {
           this.#state.lastError = null;
@@ -176,29 +210,39 @@ export class EmbeddingWorker {
         this.#o.log(`Embedding worker: ${message}`);
         const retryable = !(err instanceof EmbeddingProviderError) || err.retryable;
         // A non-retryable failure is booked on the events; the others may still go through.
-        wait = retryable ? (this.#backoffMs || this.#nextBackoff(err)) : this.#o.initialBackoffMs;
-        this.#state.backoffUntil = new Date(Date.now() + wait).toISOString();
-        await this.#sleep(wait, false);
+        // At least as long as this batch's claims were given back for (counted by the database
+        // from before this sleep starts), or the lane would wake to find them still held.
+        const released = typeof err === "object" && err !== null ? this.#releasedFor.get(err) : 0;
+        const wait = retryable
+          ? Math.max(this.#backoff(err), released ?? 0)
+          : this.#o.initialBackoffMs;
+        if (!retryable) this.#state.backoffUntil = new Date(Date.now() + wait).toISOString();
+        await this.#sleep(lane, wait, false);
         continue;
       }
-      if (!this.#woken) await this.#sleep(wait, true);
+      if (!lane.woken) await this.#sleep(lane, this.#o.pollIntervalMs, true);
     }
   }
 
   /** Sleeps for `ms`; a wake cuts it short only when `wakeable` (not during a backoff). */
-  #sleep(ms: number, wakeable: boolean): Promise<void> {
+  #sleep(lane: Lane, ms: number, wakeable: boolean): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
-      const wake = () => {
+      lane.wake = () => {
         if (wakeable || this.#stopped) done();
       };
-      this.#wake = wake;
       function done() {
         clearTimeout(timer);
         resolve();
       }
     });
   }
+}
+
+/** One of the worker's concurrent loops, and how to cut its sleep short. */
+interface Lane {
+  woken: boolean;
+  wake: (() => void) | null;
 }
 
 async function sha256Hex(text: string): Promise<string> {
