@@ -103,6 +103,10 @@ export class TcpFront {
       client.close();
       return;
     }
+    // A relay must not hold back a small write (a request body after its head, the end of an
+    // answer) waiting for the previous one's ACK: with delayed ACKs that costs 40 ms a request.
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
     const port = (upstream.localAddr as Deno.NetAddr).port;
     this.#clients.set(port, client.remoteAddr as Deno.NetAddr);
     let closed = false;
