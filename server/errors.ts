@@ -16,8 +16,10 @@ const STATUS = {
   request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limited: 429,
+  request_header_fields_too_large: 431,
   internal: 500,
   service_unavailable: 503,
 } as const;
@@ -33,8 +35,10 @@ const TITLE: Record<ErrorCode, string> = {
   request_timeout: "Request timeout",
   conflict: "Conflict",
   payload_too_large: "Payload too large",
+  uri_too_long: "URI too long",
   unsupported_media_type: "Unsupported media type",
   rate_limited: "Too many requests",
+  request_header_fields_too_large: "Request header fields too large",
   internal: "Internal server error",
   service_unavailable: "Service unavailable",
 };

@@ -5,7 +5,8 @@
  */
 import type { Config } from "./config.ts";
 import { ConfigError } from "./config.ts";
-import { AppError } from "./errors.ts";
+import { AppError, type ErrorCode } from "./errors.ts";
+import { MAX_HEAD_BYTES, MAX_REQUEST_LINE_BYTES } from "./http-front/request-framer.ts";
 import { httpResponseBytes, TcpFront } from "./http-front/tcp-front.ts";
 import type { RequestDrain } from "./request-drain.ts";
 import { standaloneErrorResponse } from "./standalone-error.ts";
@@ -45,14 +46,22 @@ export async function listenHttp(
   }, served);
   const upstream = await listening;
   const seconds = options.readTimeoutMs / 1000;
-  const timeoutResponse = await httpResponseBytes(
-    await standaloneErrorResponse(
-      new AppError(
-        "request_timeout",
-        `The request did not arrive within ${seconds} s: send it again, without pauses`,
-      ),
-    ),
+  const timeoutResponse = await standaloneBytes(
+    "request_timeout",
+    `The request did not arrive within ${seconds} s: send it again, without pauses`,
   );
+  const oversizedResponses = {
+    "request-line": await standaloneBytes(
+      "uri_too_long",
+      `The request line is longer than ${MAX_REQUEST_LINE_BYTES / 1024} KiB: shorten the URL ` +
+        "(long searches and filters belong in fewer, shorter parameters)",
+    ),
+    head: await standaloneBytes(
+      "request_header_fields_too_large",
+      `The request head is longer than ${MAX_HEAD_BYTES / 1024} KiB: send fewer or shorter ` +
+        "headers (cookies included)",
+    ),
+  };
   try {
     front = new TcpFront({
       hostname: config.host,
@@ -61,6 +70,7 @@ export async function listenHttp(
       readTimeoutMs: options.readTimeoutMs,
       idleTimeoutMs: 2 * options.readTimeoutMs,
       timeoutResponse,
+      oversizedResponses,
     });
   } catch (err) {
     await server.shutdown();
@@ -77,6 +87,11 @@ export async function listenHttp(
       await opened.closeAll(1_000);
     },
   };
+}
+
+/** The whole HTTP answer for an error the front gives without Deno.serve. */
+async function standaloneBytes(code: ErrorCode, message: string): Promise<Uint8Array> {
+  return await httpResponseBytes(await standaloneErrorResponse(new AppError(code, message)));
 }
 
 function listenError(err: unknown, { port, host }: Pick<Config, "port" | "host">) {

@@ -3,7 +3,9 @@
  * sends: enough to time a request's head and body, nothing more. The bytes themselves go to
  * Deno.serve unchanged, which does the real parsing and answers malformed requests; a stream this
  * framer cannot follow (an upgrade, HTTP/2, a head it cannot read) becomes a "tunnel", which the
- * front times as a whole: this service has no use for either.
+ * front times as a whole: this service has no use for either. A head longer than this service
+ * ever needs is "oversized": the front answers it (414 or 431) instead of Deno.serve, whose own
+ * answer to a head past its 64 KiB is an empty 400.
  */
 
 /** What the client is sending now. */
@@ -15,12 +17,21 @@ export type FramePhase =
   /** A request body. */
   | "body"
   /** Bytes this framer does not follow. */
-  | "tunnel";
+  | "tunnel"
+  /** A request head past its bound (see `oversized`): nothing more is followed. */
+  | "oversized";
+
+/** Which bound an oversized head broke. */
+export type OversizedPart = "request-line" | "head";
 
 const CR = 13;
 const LF = 10;
-/** Longer heads are Deno.serve's to refuse; the framer stops following them. */
-const MAX_HEAD_BYTES = 64 * 1024;
+/** The longest request line (method, target, version): targets here are short URLs. */
+export const MAX_REQUEST_LINE_BYTES = 32 * 1024;
+/** The longest request head, request line and header fields together. */
+export const MAX_HEAD_BYTES = 48 * 1024;
+/** The most header fields in a head: Deno.serve refuses more than 100 with an empty 400. */
+export const MAX_HEADER_FIELDS = 100;
 const MAX_CHUNK_LINE = 4 * 1024;
 
 type ChunkState = "size" | "data" | "data-end" | "trailer";
@@ -31,6 +42,9 @@ export class RequestFramer {
   /** Counts phase changes, so that a caller sees a new request even within one push. */
   #changes = 0;
   #head: number[] = [];
+  /** Line ends in the head so far: the request line's, then one per header field. */
+  #lines = 0;
+  #oversized: OversizedPart | null = null;
   #bodyLeft = 0;
   #chunked = false;
   #chunk: ChunkState = "size";
@@ -38,6 +52,11 @@ export class RequestFramer {
 
   get phase(): FramePhase {
     return this.#phase;
+  }
+
+  /** Which bound the head broke, once the phase is "oversized". */
+  get oversized(): OversizedPart | null {
+    return this.#oversized;
   }
 
   /** Grows on every phase change. */
@@ -48,7 +67,7 @@ export class RequestFramer {
   /** Follows `bytes`, the next bytes the client sent. */
   push(bytes: Uint8Array): void {
     let i = 0;
-    while (i < bytes.length && this.#phase !== "tunnel") {
+    while (i < bytes.length && this.#phase !== "tunnel" && this.#phase !== "oversized") {
       if (this.#phase === "between") this.#enter("head");
       if (this.#phase === "head") i = this.#readHead(bytes, i);
       else if (this.#chunked) i = this.#readChunked(bytes, i);
@@ -70,10 +89,18 @@ export class RequestFramer {
       if (n >= 4 && bytes[i] === LF && this.#head[n - 2] === CR && this.#head[n - 3] === LF) {
         this.#startBody(new TextDecoder().decode(new Uint8Array(this.#head)));
         this.#head = [];
+        this.#lines = 0;
         return i + 1;
       }
-      if (n > MAX_HEAD_BYTES) {
-        this.#enter("tunnel");
+      if (bytes[i] === LF) this.#lines++;
+      const tooLong = this.#lines === 0 && n > MAX_REQUEST_LINE_BYTES
+        ? "request-line"
+        : n > MAX_HEAD_BYTES || this.#lines > MAX_HEADER_FIELDS + 1
+        ? "head"
+        : null;
+      if (tooLong) {
+        this.#oversized = tooLong;
+        this.#enter("oversized");
         return bytes.length;
       }
     }

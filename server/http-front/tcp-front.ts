@@ -7,7 +7,7 @@
  * read timeout is cut off (408 when nothing was answered yet) and both connections closed; so is
  * a connection silent for the idle timeout between requests.
  */
-import { RequestFramer } from "./request-framer.ts";
+import { type OversizedPart, RequestFramer } from "./request-framer.ts";
 
 export interface TcpFrontOptions {
   hostname: string;
@@ -20,6 +20,8 @@ export interface TcpFrontOptions {
   idleTimeoutMs: number;
   /** The whole HTTP response (408) sent to a client cut off before any answer. */
   timeoutResponse: Uint8Array;
+  /** The whole HTTP responses (414, 431) to a request head past the framer's bounds. */
+  oversizedResponses: Record<OversizedPart, Uint8Array>;
 }
 
 interface Relay {
@@ -31,7 +33,14 @@ interface Relay {
 }
 
 const BUFFER_BYTES = 64 * 1024;
-const REASONS: Record<number, string> = { 408: "Request Timeout" };
+/** What is read and dropped of a refused client's remaining bytes, so our answer is not reset. */
+const DISCARD_BYTES = 1024 * 1024;
+const DISCARD_MS = 2_000;
+const REASONS: Record<number, string> = {
+  408: "Request Timeout",
+  414: "URI Too Long",
+  431: "Request Header Fields Too Large",
+};
 
 /** Accepts connections and relays them to Deno.serve with read and idle timeouts. */
 export class TcpFront {
@@ -147,26 +156,69 @@ export class TcpFront {
     const down = pump(upstream, client, () => {
       answered = true;
       if (framer.phase === "between") arm();
-    }).then(relay.close);
+    }).then(() => {
+      // A refused request's connection is closed once its answer is out (below).
+      if (!framer.oversized) relay.close();
+    });
     const up = pump(client, upstream, (bytes) => {
       const before = framer.changes;
       framer.push(bytes);
-      if (framer.changes === before) return;
+      if (framer.changes === before) return true;
+      if (framer.phase === "oversized") {
+        clearTimeout(timer);
+        return false;
+      }
       if (framer.phase === "head") answered = false;
       arm();
+      return true;
     });
     await up;
+    if (framer.oversized && !closed) {
+      await refuse(client, this.#o.oversizedResponses[framer.oversized]);
+      relay.close();
+      return;
+    }
     // The client sent all it will: let the answer come, then close.
     if (!closed) await upstream.closeWrite().catch(() => {});
     await down;
   }
 }
 
-/** Copies `from` to `to` until either ends, calling `seen` with each chunk before it is sent. */
+/**
+ * Answers a client whose request is refused unread, then ends its connection. What it is still
+ * sending is read and dropped for a while: closing a socket with unread bytes resets the
+ * connection, and the client might lose the answer.
+ */
+async function refuse(client: Deno.TcpConn, response: Uint8Array): Promise<void> {
+  try {
+    await writeAll(client, response);
+    await client.closeWrite();
+  } catch {
+    return;
+  }
+  const buffer = new Uint8Array(BUFFER_BYTES);
+  const timer = setTimeout(() => client.close(), DISCARD_MS);
+  try {
+    for (let dropped = 0; dropped < DISCARD_BYTES;) {
+      const n = await client.read(buffer);
+      if (n === null) break;
+      dropped += n;
+    }
+  } catch {
+    // Closed by the timer, or by the client.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Copies `from` to `to` until either ends, calling `seen` with each chunk before it is sent; a
+ * chunk `seen` answers false for is not sent, and the copy stops.
+ */
 async function pump(
   from: Deno.TcpConn,
   to: Deno.TcpConn,
-  seen: (bytes: Uint8Array) => void,
+  seen: (bytes: Uint8Array) => boolean | void,
 ): Promise<void> {
   const buffer = new Uint8Array(BUFFER_BYTES);
   for (;;) {
@@ -178,7 +230,7 @@ async function pump(
     }
     if (n === null) return;
     const bytes = buffer.subarray(0, n);
-    seen(bytes);
+    if (seen(bytes) === false) return;
     try {
       await writeAll(to, bytes);
     } catch {
