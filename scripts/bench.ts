@@ -6,11 +6,12 @@
  * only (seeding PGlite with a million events takes the better part of an hour).
  *
  *   deno run -A scripts/bench.ts [--sizes 100000,1000000] [--runs 300]
- *     [--only search,ingest,embedding,cli,pages,mcp] [--out docs/benchmarks.md]
+ *     [--only search,ingest,embedding,cli,pages,mcp,load] [--out docs/benchmarks.md]
  *
- * The CLI, page and MCP benchmarks are scripts of their own (scripts/bench-cli.ts,
- * scripts/bench-pages.ts, scripts/bench-mcp.ts); each that exists runs as a child process and its
- * output goes into the document as printed.
+ * The CLI, page, MCP and load benchmarks are scripts of their own (scripts/bench-cli.ts,
+ * scripts/bench-pages.ts, scripts/bench-mcp.ts, scripts/bench-load.ts); each that exists runs as a
+ * child process and its output goes into the document as printed. The load benchmark runs on
+ * PostgreSQL only, so only when TEST_DATABASE_URL is set.
  */
 import { parseArgs } from "node:util";
 import { FigureLog, loadAverage, type Target } from "./support/figures.ts";
@@ -25,7 +26,7 @@ const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "100000" },
     runs: { type: "string", default: "300" },
-    only: { type: "string", default: "search,ingest,embedding,cli,pages,mcp" },
+    only: { type: "string", default: "search,ingest,embedding,cli,pages,mcp,load" },
     out: { type: "string", default: "docs/benchmarks.md" },
   },
 });
@@ -117,9 +118,14 @@ for (
     ["cli", "scripts/bench-cli.ts", []],
     ["pages", "scripts/bench-pages.ts", []],
     ["mcp", "scripts/bench-mcp.ts", ["--size", String(SIZES[0])]],
+    ["load", "scripts/bench-load.ts", ["--size", String(SIZES[0])]],
   ] as const
 ) {
   if (!ONLY.has(name)) continue;
+  if (name === "load" && !POSTGRES) {
+    console.log(`\n(${script} needs TEST_DATABASE_URL: skipped)`);
+    continue;
+  }
   const output = await runScript(script, [...args]);
   if (output) scripts.push(output);
 }

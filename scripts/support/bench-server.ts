@@ -17,11 +17,16 @@ export async function seedRealisticEvents(sql: Sql, size: number): Promise<numbe
   return performance.now() - started;
 }
 
+const START_TIMEOUT_MS = 120_000;
+
 /**
  * The server in its own process, as deployed, with no embedding work in the way (these
- * benchmarks time listings and text searches); resolves once it listens.
+ * benchmarks time listings and text searches); resolves once it listens. `env` adds settings or
+ * overrides these (such as ADMIN_API_KEY, or the public rate limit back to its default).
  */
-export async function startServerProcess(o: { dataDir: string; databaseUrl?: string }) {
+export async function startServerProcess(
+  o: { dataDir: string; databaseUrl?: string; env?: Record<string, string> },
+) {
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (probe.addr as Deno.NetAddr).port;
   probe.close();
@@ -37,23 +42,36 @@ export async function startServerProcess(o: { dataDir: string; databaseUrl?: str
       OPENAI_API_KEY: "sk-bench-unused",
       OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
       EMBEDDINGS_WORKER: "external",
+      ...o.env,
     },
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let output = "";
-  while (!output.includes("Listening on")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`The server stopped before listening: ${output}`);
-    output += value;
+  // A server that neither listens nor exits would hold the benchmark forever.
+  const stuck = setTimeout(() => child.kill("SIGKILL"), START_TIMEOUT_MS);
+  try {
+    while (!output.includes("Listening on")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`The server stopped before listening: ${output}`);
+      output += value;
+    }
+  } finally {
+    clearTimeout(stuck);
   }
   reader.releaseLock();
   child.stdout.cancel().catch(() => {});
   return {
     url: `http://127.0.0.1:${port}`,
+    /** The server's process id, to read its memory and CPU time from /proc. */
+    pid: child.pid,
     stop: async () => {
-      child.kill("SIGTERM");
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // It has exited already.
+      }
       await child.status;
     },
   };
