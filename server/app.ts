@@ -41,10 +41,12 @@ export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
   // The MCP server (server/mcp/) speaks JSON-RPC, not REST: not an OpenAPI operation.
   app.all("/mcp", guards.publicRateLimit, mcpEndpoint(deps));
   // The public site, dashboard and review queue (server/web/).
-  app.route("/", await createSite(deps));
+  const { site, pageNotFound } = await createSite(deps);
+  app.route("/", site);
 
   app.notFound(methodNotAllowed(app, {
     notFoundMessage: "No such endpoint; see /api/v1/openapi.json.",
+    page: pageNotFound,
   }));
   app.onError((err, c) => {
     if (!isExpectedError(err)) {

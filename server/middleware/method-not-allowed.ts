@@ -8,12 +8,18 @@ import { AppError } from "../errors.ts";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
-/** Builds the not-found handler of `app`; `notFoundMessage` is the 404's message. */
+/**
+ * Builds the not-found handler of `app`; `notFoundMessage` is the 404's message. `page`, when it
+ * gives an answer, answers an unknown path instead (the site's page for browsers).
+ */
 export function methodNotAllowed(
   // deno-lint-ignore no-explicit-any
   app: Hono<any>,
-  options: { notFoundMessage: string },
-): (c: Context) => Response {
+  options: {
+    notFoundMessage: string;
+    page?: (c: Context) => Promise<Response> | null;
+  },
+): (c: Context) => Response | Promise<Response> {
   let router: TrieRouter<string> | undefined;
   const allowedMethods = (path: string): string[] => {
     if (!router) {
@@ -30,7 +36,11 @@ export function methodNotAllowed(
   };
   return function notFound(c) {
     const allowed = allowedMethods(c.req.path);
-    if (allowed.length === 0) throw new AppError("not_found", options.notFoundMessage);
+    if (allowed.length === 0) {
+      const page = options.page?.(c);
+      if (page) return page;
+      throw new AppError("not_found", options.notFoundMessage);
+    }
     throw new AppError(
       "method_not_allowed",
       `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(", ")}.`,

@@ -25,9 +25,33 @@ function isPage(c: Context): boolean {
   return !/\.(ics|atom)$/.test(c.req.path);
 }
 
+/**
+ * Whether a request nothing answers is a browser asking for a page (which gets the site's 404
+ * page) rather than a program (which gets the API's JSON 404).
+ */
+export function wantsPage(c: Context): boolean {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") return false;
+  if (/^\/(api|mcp|healthz)(\/|$)/.test(c.req.path) || !isPage(c)) return false;
+  return (c.req.header("Accept") ?? "").includes("text/html");
+}
+
+/** The page for an address the site has no page at. */
+export function notFoundPage(c: Context): Response {
+  return errorPage(
+    c,
+    404,
+    "There is no page at this address. Search the upcoming events, or start from the list.",
+  );
+}
+
 function errorPage(c: Context, status: number, message: string): Response {
   const body = renderDocument(
-    <MessagePage page={pageContext(c)} title={PAGE_TITLES[status] ?? "Error"} message={message} />,
+    <MessagePage
+      page={pageContext(c)}
+      title={PAGE_TITLES[status] ?? "Error"}
+      message={message}
+      search={status === 404}
+    />,
   );
   return c.html(body, status as 404);
 }

@@ -3,7 +3,7 @@
  * pages on the API's own functions. Mounted into the application by createApp.
  */
 import { Hono } from "hono";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { every } from "hono/combine";
 import type { AppDeps } from "../app-env.ts";
 import { sameOriginForms } from "../accounts/csrf.ts";
@@ -13,7 +13,7 @@ import { loadStaticAssets } from "./static-assets.ts";
 import { siteSecurityHeaders } from "./security-headers.ts";
 import type { SiteEnv } from "./site-context.ts";
 import { loadViewer } from "./viewer.ts";
-import { onSiteError } from "./site-errors.tsx";
+import { notFoundPage, onSiteError, wantsPage } from "./site-errors.tsx";
 import { homeRoute } from "./routes/home-route.tsx";
 import { eventIcsRoute, eventRoute } from "./routes/event-route.tsx";
 import { atomFeedRoute, icsFeedRoute } from "./routes/feed-routes.ts";
@@ -41,8 +41,15 @@ import {
   revokeConfirmRoute,
 } from "./routes/review-routes.tsx";
 
+/** The site, mounted by the application at `/`, and its page for addresses nothing answers. */
+export interface Site {
+  site: Hono<SiteEnv>;
+  /** The 404 page, for a browser asking for a page at an unknown address; null otherwise. */
+  pageNotFound: (c: Context) => Promise<Response> | null;
+}
+
 /** The site as a Hono app whose routes the application mounts at `/`. */
-export async function createSite(deps: AppDeps): Promise<Hono<SiteEnv>> {
+export async function createSite(deps: AppDeps): Promise<Site> {
   const assets = await loadStaticAssets();
   const site = new Hono<SiteEnv>();
   const siteContext: MiddlewareHandler<SiteEnv> = async (c, next) => {
@@ -94,5 +101,17 @@ export async function createSite(deps: AppDeps): Promise<Hono<SiteEnv>> {
   site.get("/review/contributors/:id/delete-events", page, deleteEventsConfirmRoute);
   site.post("/review/contributors/:id/delete-events", page, sameOrigin, deleteEventsRoute);
   site.onError(onSiteError);
-  return site;
+  const pageNotFound = (c: Context) => {
+    if (!wantsPage(c)) return null;
+    // The application's not-found handler runs outside the site's routes: give the page what
+    // a route's middleware would have.
+    return (async () => {
+      await page(c as Context<SiteEnv>, () => {
+        c.res = notFoundPage(c);
+        return Promise.resolve();
+      });
+      return c.res;
+    })();
+  };
+  return { site, pageNotFound };
 }

@@ -275,6 +275,16 @@ for (const kind of testBackends()) {
         await visit(page, `${server.url}/sign-in`, problems);
       });
 
+      await t.step("a mistyped address: the 404 page offers a search", async () => {
+        const missing = await page.goto(`${server.url}/evnets`);
+        assert.equal(missing?.status(), 404);
+        await check(page, problems);
+        await page.getByLabel("Search events").fill("knitting");
+        await page.getByRole("button", { name: "Search", exact: true }).click();
+        await page.waitForURL(/\/\?q=knitting/);
+        await check(page, problems);
+      });
+
       assert.deepEqual(problems, [], "no serious accessibility violation, no CSP refusal");
     } finally {
       await browser.close();

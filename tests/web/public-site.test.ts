@@ -153,6 +153,34 @@ for (const kind of testBackends()) {
         }
       });
 
+      await t.step(
+        "an unknown address is the site's 404 page for browsers, JSON for programs",
+        async () => {
+          const html = { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } };
+          const page = await get(server.url, "/no/such/page", html);
+          assert.equal(page.status, 404);
+          assert.match(page.headers.get("content-type")!, /text\/html/);
+          assert.ok(page.headers.get("content-security-policy"), "the site's security headers");
+          assert.match(page.text, /<h1>Not found<\/h1>/);
+          assert.match(page.text, /<form method="get" action="\/" role="search"[^>]*>/);
+          assert.match(page.text, /<input id="message-q" name="q" type="search"/);
+          assert.match(page.text, /<a href="\/">Back to upcoming events<\/a>/);
+          const programs: [string, RequestInit][] = [
+            ["/no/such/page", {}],
+            ["/no/such/page", { headers: { Accept: "application/json" } }],
+            ["/api/v1/no-such-endpoint", html],
+            ["/mcp/no-such-thing", html],
+            ["/no/such/feed.ics", html],
+            ["/no/such/page", { ...html, method: "POST" }],
+          ];
+          for (const [path, init] of programs) {
+            const res = await get(server.url, path, init);
+            assert.equal(res.status, 404, path);
+            assert.equal(JSON.parse(res.text).code, "not_found", `${init.method ?? "GET"} ${path}`);
+          }
+        },
+      );
+
       await t.step("the ICS feed of a search parses and holds what it matches", async () => {
         const feed = await get(server.url, "/events.ics?city=Berlin");
         assert.equal(feed.status, 200);
