@@ -2,6 +2,7 @@
 import type { Database } from "./db/connect.ts";
 import type { Config } from "./config.ts";
 import type { AiSearch } from "./embeddings/ai-search.ts";
+import type { StorageGuard } from "./db/disk-space.ts";
 
 /** The caller behind a verified key. */
 export interface Principal {
@@ -23,6 +24,8 @@ export interface AppDeps {
   config: Config;
   /** The embedding provider, vector store and worker behind semantic search; wakeWorker(). */
   ai: AiSearch;
+  /** The embedded database's disk, watched so that writes stop before it is full. */
+  storage?: StorageGuard;
 }
 
 export type AppEnv = {

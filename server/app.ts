@@ -12,6 +12,7 @@ import type { Guards } from "./api/mount-endpoint.ts";
 import { createSite } from "./web/site.tsx";
 import { mcpEndpoint } from "./mcp/endpoint.ts";
 import { clientAddress } from "./client-address.ts";
+import { refuseWritesWhenDiskLow } from "./middleware/refuse-writes.ts";
 
 /** Builds the application around its dependencies. */
 export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
@@ -23,6 +24,7 @@ export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
     c.set("deps", deps);
     await next();
   });
+  if (deps.storage) app.use("*", refuseWritesWhenDiskLow(deps.storage));
 
   const guards: Guards = {
     authenticate: await authenticate({ operatorKey: config.adminApiKey }),

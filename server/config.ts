@@ -44,6 +44,7 @@ const ConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt("RATE_LIMIT_PER_MINUTE", 60),
   PUBLIC_RATE_LIMIT_PER_MINUTE: positiveInt("PUBLIC_RATE_LIMIT_PER_MINUTE", 600),
   REQUEST_READ_TIMEOUT_SECONDS: positiveInt("REQUEST_READ_TIMEOUT_SECONDS", 30),
+  DATA_MIN_FREE_MB: positiveInt("DATA_MIN_FREE_MB", 128),
   TRUST_PROXY: z.enum(["true", "false", ""]).optional()
     .transform((v) => v === "true"),
   LOG_REQUESTS: z.enum(["true", "false", ""]).optional()
@@ -123,6 +124,11 @@ export interface Config {
    * shortens it, so that waiting for a quota takes seconds. Not read from the environment.
    */
   rateLimitWindowSeconds?: number;
+  /**
+   * The embedded database only: free space its disk must keep; below it writes are refused with
+   * 503 (see db/disk-space.ts). 128 MiB when absent.
+   */
+  dataMinFreeBytes?: number;
   /** Whether to take the client address from X-Forwarded-For (behind a proxy). */
   trustProxy: boolean;
   logRequests: boolean;
@@ -158,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     defaultRateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: v.PUBLIC_RATE_LIMIT_PER_MINUTE,
     requestReadTimeoutMs: v.REQUEST_READ_TIMEOUT_SECONDS * 1000,
+    dataMinFreeBytes: v.DATA_MIN_FREE_MB * 2 ** 20,
     trustProxy: v.TRUST_PROXY,
     logRequests: v.LOG_REQUESTS,
     embeddings: {

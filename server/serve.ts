@@ -9,6 +9,7 @@ import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
 import { listenHttp } from "./http-listen.ts";
+import { StorageGuard } from "./db/disk-space.ts";
 
 /** A running service. */
 export interface RunningService {
@@ -29,6 +30,8 @@ export interface OpenedService {
   close(): Promise<void>;
 }
 
+const DEFAULT_MIN_FREE_BYTES = 128 * 2 ** 20;
+
 /**
  * Opens the database, applies migrations, starts AI search and builds the app, without a socket:
  * startService serves it, and tests call its `app.fetch` in-process with the very same deps.
@@ -42,12 +45,16 @@ export async function openService(config: Config): Promise<OpenedService> {
   };
   try {
     await migrate(db.sql);
+    const storage = db.kind === "pglite"
+      ? new StorageGuard(config.dataDir, config.dataMinFreeBytes ?? DEFAULT_MIN_FREE_BYTES)
+      : undefined;
     const ai = await startAiSearch(db, {
       provider: config.embeddings ?? { provider: "local" },
       runWorker: config.embeddingWorker !== "external",
+      worker: storage ? { roomToWrite: () => storage.roomToWrite() } : undefined,
     });
     stops.push(() => ai.stop());
-    const deps: AppDeps = { db, config, ai };
+    const deps: AppDeps = { db, config, ai, storage };
     return { app: await createApp(deps), deps, close: stopAll };
   } catch (err) {
     await stopAll();

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import type { AiSearchHealth } from "../embeddings/ai-search.ts";
+import type { StorageHealth } from "../db/disk-space.ts";
 import { errorSchema, json } from "./responses.ts";
 
 const AiHealth = z.object({
@@ -35,9 +36,19 @@ type SameKeys<A, B> = [keyof A] extends [keyof B] ? [keyof B] extends [keyof A] 
 const _documented: SameKeys<AiSearchHealth, z.infer<typeof AiHealth>> = true;
 const _typed: z.infer<typeof AiHealth> = {} as AiSearchHealth;
 
+const Storage = z.object({
+  free_bytes: z.number().int(),
+  min_free_bytes: z.number().int().meta({
+    description: "The reserve (DATA_MIN_FREE_MB): below it, requests that write get 503.",
+  }),
+  writes_accepted: z.boolean(),
+});
+const _storageDocumented: SameKeys<StorageHealth, z.infer<typeof Storage>> = true;
+
 const Health = z.object({
   status: z.enum(["ok", "degraded", "unavailable"]).meta({
-    description: "ok: serving; degraded: migrations pending; unavailable: no database.",
+    description: "ok: serving; degraded: migrations pending (503), or the embedded database's " +
+      "disk nearly full (200: reads are served, writes refused); unavailable: no database.",
   }),
   database: z.object({
     kind: z.enum(["pglite", "postgres"]),
@@ -47,6 +58,9 @@ const Health = z.object({
   }),
   ai_search: AiHealth.optional().meta({
     description: "AI search; its absence does not stop the service.",
+  }),
+  storage: Storage.optional().meta({
+    description: "The embedded database's disk (absent on PostgreSQL).",
   }),
 }).meta({ id: "Health" });
 
@@ -82,10 +96,13 @@ export const healthzHandler: RouteHandler<typeof healthzRoute, AppEnv> = async (
       }, 503);
     }
     // AI search being unavailable does not stop the service; it is reported, not failed on.
+    // Nor does a nearly full disk: reads go on while writes wait for space.
+    const storage = c.get("deps").storage?.health();
     return c.json({
-      status: "ok" as const,
+      status: storage && !storage.writes_accepted ? "degraded" as const : "ok" as const,
       database: { kind: db.kind, reachable: true, pending_migrations: pending },
       ai_search: await ai.health(),
+      ...(storage ? { storage } : {}),
     }, 200);
   } catch (err) {
     return c.json({

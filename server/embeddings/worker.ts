@@ -23,6 +23,11 @@ export interface EmbeddingWorkerOptions {
    * batch's request to the provider overlaps the storing of the other's vectors.
    */
   concurrency?: number;
+  /**
+   * Whether there is room to store vectors (the embedded database's disk); while there is not,
+   * the worker takes no work and checks again after the poll interval.
+   */
+  roomToWrite?: () => boolean;
   /** Sleep between checks when nothing woke the worker. */
   pollIntervalMs?: number;
   /** How long a claim holds; past it a dead worker's events are taken again. */
@@ -63,6 +68,7 @@ export class EmbeddingWorker {
       workerId: `${Deno.hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`,
       batchSize: options.provider.batchSize ?? 32,
       concurrency: options.provider.concurrency ?? 1,
+      roomToWrite: () => true,
       pollIntervalMs: 30_000,
       claimMs: 120_000,
       initialBackoffMs: 1_000,
@@ -118,11 +124,12 @@ export class EmbeddingWorker {
 
   /**
    * Claims and embeds one batch. Returns the number of events stored, or null when there was
-   * nothing to claim (or AI search is unavailable). Throws what the provider threw.
+   * nothing to claim (or AI search is unavailable, or no room to store vectors). Throws what the
+   * provider threw.
    */
   async runOnce(): Promise<number | null> {
     const store = await this.#o.store.status();
-    if (!store.available) return null;
+    if (!store.available || !this.#o.roomToWrite()) return null;
     const { sql, provider, workerId } = this.#o;
     const claimed = await claimEventsToEmbed(sql, {
       worker: workerId,
