@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { openDatabase } from "../../server/db/connect.ts";
 import { createTestDatabase, openTestDatabase } from "../support/databases.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.ts";
 import { OpenAIProvider } from "../../server/embeddings/openai-provider.ts";
 import { VectorAvailability } from "../../server/embeddings/vector-availability.ts";
 import { EmbeddingWorker } from "../../server/embeddings/worker.ts";
@@ -22,27 +22,36 @@ async function vectorState(sql: Sql) {
   return row;
 }
 
+/**
+ * A worker on the OpenAI protocol against `fake`: batches of 4, backoff from 50 ms, no poll
+ * (it is woken), two batches in flight as the provider asks.
+ */
+function fastRetryingWorker(sql: Sql, fake: FakeOpenAI, o: { timeoutMs?: number } = {}) {
+  const provider = new OpenAIProvider({
+    apiKey: fake.apiKey,
+    baseUrl: fake.baseUrl,
+    dimensions: 64,
+    timeoutMs: o.timeoutMs,
+  });
+  assert.equal(provider.concurrency, 2);
+  return new EmbeddingWorker({
+    sql,
+    provider,
+    store: new VectorAvailability(sql, { model: provider.model, dimensions: 64 }),
+    batchSize: 4,
+    initialBackoffMs: 50,
+    pollIntervalMs: 60_000,
+    log: () => {},
+  });
+}
+
 Deno.test("[pglite] the worker backs off through 429 and 500 answers and then embeds everything", async () => {
   const db = await openTestDatabase("pglite");
   const fake = startFakeOpenAI();
   try {
     await seedEvents(db.sql, 10, { trusted: true });
     await seedEvents(db.sql, 3, { trusted: false, contributor: "other" });
-    const provider = new OpenAIProvider({
-      apiKey: fake.apiKey,
-      baseUrl: fake.baseUrl,
-      dimensions: 64,
-    });
-    const store = new VectorAvailability(db.sql, { model: provider.model, dimensions: 64 });
-    const worker = new EmbeddingWorker({
-      sql: db.sql,
-      provider,
-      store,
-      batchSize: 4,
-      initialBackoffMs: 50,
-      pollIntervalMs: 60_000,
-      log: () => {},
-    });
+    const worker = fastRetryingWorker(db.sql, fake);
     fake.failNext(2, { status: 500 });
     fake.failNext(1, { status: 429, retryAfter: 1 });
     const started = Date.now();
@@ -73,23 +82,7 @@ Deno.test("[pglite] a hung provider request holds up only its own batch: the oth
     // The first request hangs until the provider's timeout; a worker with one batch in flight
     // would wait it out before embedding anything.
     fake.stallNext(1);
-    const provider = new OpenAIProvider({
-      apiKey: fake.apiKey,
-      baseUrl: fake.baseUrl,
-      dimensions: 64,
-      timeoutMs: 6_000,
-    });
-    assert.equal(provider.concurrency, 2);
-    const store = new VectorAvailability(db.sql, { model: provider.model, dimensions: 64 });
-    const worker = new EmbeddingWorker({
-      sql: db.sql,
-      provider,
-      store,
-      batchSize: 4,
-      initialBackoffMs: 50,
-      pollIntervalMs: 60_000,
-      log: () => {},
-    });
+    const worker = fastRetryingWorker(db.sql, fake, { timeoutMs: 6_000 });
     worker.start();
     // Well before the hung request's timeout.
     const soon = Date.now() + 5_000;
