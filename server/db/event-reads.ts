@@ -5,6 +5,7 @@ import { inAiSearch } from "./ai-search-rule.ts";
 import { type Attendance, attendanceCondition } from "./attendance.ts";
 import { nearCondition, type NearFilter } from "./near-condition.ts";
 import { soonestMatches } from "./soonest-matches.ts";
+import { inStartOrder, notOver, notOverAt } from "./start-order.ts";
 import { textQueryOf } from "./text-query.ts";
 
 /** Filters of the list and search endpoints, already validated. */
@@ -81,11 +82,15 @@ export async function getEventsByIds(sql: Sql, ids: string[]): Promise<StoredEve
 
 /** The WHERE conditions shared by listing and searching. */
 export function filterConditions(sql: Sql, f: EventFilters): Fragment {
-  const parts: Fragment[] = [
-    f.from === undefined
-      ? sql`coalesce(e.ends_at, e.starts_at) >= now()`
-      : sql`coalesce(e.ends_at, e.starts_at) >= ${f.from}`,
-  ];
+  return sql`${notOver(sql, notOverAt(sql, f.from))} AND ${conditionsBesidesFrom(sql, f)}`;
+}
+
+/**
+ * The filters' conditions except "not over at `from`" (server/db/start-order.ts), which readers
+ * in start order split into the two sets that indexes find.
+ */
+export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
+  const parts: Fragment[] = [sql`true`];
   if (f.to !== undefined) parts.push(sql`e.starts_at <= ${f.to}`);
   if (f.q !== undefined) {
     // Events in any tier of the query (server/db/text-query.ts). Computed once per statement:
@@ -104,7 +109,9 @@ export function filterConditions(sql: Sql, f: EventFilters): Fragment {
   }
   if (f.near !== undefined) parts.push(nearCondition(sql, f.near));
   if (f.attendance !== undefined) parts.push(attendanceCondition(sql, f.attendance));
-  return parts.reduce((acc, part) => sql`${acc} AND ${part}`);
+  return parts.length === 1
+    ? parts[0]
+    : parts.slice(1).reduce((acc, part) => sql`${acc} AND ${part}`);
 }
 
 /**
@@ -160,22 +167,28 @@ async function listTier(
     const ids = await soonestMatches(sql, { ...o, match: o.match, filters, count: o.limit });
     return await eventRowsInOrder(sql, ids.map((m) => m.id));
   }
-  const after = o.after
-    ? sql`AND (e.starts_at, e.id) > (${o.after.starts_at}::timestamptz, ${o.after.id}::uuid)`
-    : sql``;
+  const page = inStartOrder(sql, {
+    at: notOverAt(sql, filters.from),
+    conditions: sql`${conditionsBesidesFrom(sql, filters)} ${afterPosition(sql, o.after)}`,
+    limit: o.limit,
+  });
   // Sort keys first, whole events only for the page.
   return await sql<EventRow[]>`
-    WITH page AS (
-      SELECT e.id FROM events e
-      WHERE ${filterConditions(sql, filters)} ${after}
-      ORDER BY e.starts_at, e.id
-      LIMIT ${o.limit}
-    )
     SELECT ${eventColumns(sql)}
-    FROM page p
+    FROM ${page} p
     JOIN events e ON e.id = p.id
     JOIN api_keys k ON k.id = e.last_key_id
     ORDER BY e.starts_at, e.id`;
+}
+
+/** On `e`: the event comes after `after` in start order (no condition without it). */
+export function afterPosition(
+  sql: Sql,
+  after: { starts_at: string; id: string } | undefined,
+): Fragment {
+  return after
+    ? sql`AND (e.starts_at, e.id) > (${after.starts_at}::timestamptz, ${after.id}::uuid)`
+    : sql``;
 }
 
 /** The events with these ids, in the order given (an event deleted meanwhile is left out). */

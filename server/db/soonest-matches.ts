@@ -8,15 +8,25 @@
  * independent, 20 times too rare, so at 1,000,000 events it collected and sorted 28,000 matches
  * (400 ms) where reading 3,600 events in order would have done. So the order is fixed here: read
  * in start order, but only so many events per match wanted; if that does not find enough,
- * matches are rare, and the index collects them. Reading sqrt(events / matches wanted) events per
- * match balances the two: neither step then costs more than about sqrt(events x matches) rows.
+ * matches are rare, and the index collects them. Reading sqrt(kept x matches wanted) events, where
+ * `kept` is how many events the filters keep (the planner's estimate: it is good at single
+ * columns), balances the two: neither step then costs more than about that many rows. Within a
+ * city the walk reads that city's events in start order (migration 010), so it is the city's
+ * size that counts.
  */
 import type { Sql } from "postgres";
-import { type EventFilters, filterConditions } from "./event-reads.ts";
+import {
+  afterPosition,
+  conditionsBesidesFrom,
+  type EventFilters,
+  filterConditions,
+} from "./event-reads.ts";
+import { estimatedEvents } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
+import { inStartOrder, notOverAt } from "./start-order.ts";
 
 /** Bounds of the events read in start order per match wanted. */
-const MIN_WALK_PER_MATCH = 20;
+const MIN_WALK_PER_MATCH = 5;
 const MAX_WALK_PER_MATCH = 200;
 
 /** Where the previous page ended, in start order. */
@@ -35,22 +45,23 @@ export async function soonestMatches(
     after?: StartPosition;
   },
 ): Promise<{ id: string; starts_at: Date }[]> {
-  const after = o.after
-    ? sql`AND (e.starts_at, e.id) > (${o.after.starts_at}::timestamptz, ${o.after.id}::uuid)`
-    : sql``;
-  const perMatch = Math.round(
+  const besides = conditionsBesidesFrom(sql, o.filters);
+  const filtered = await estimatedEvents(sql, o.filters);
+  const walk = Math.round(
     Math.min(
-      MAX_WALK_PER_MATCH,
-      Math.max(MIN_WALK_PER_MATCH, Math.sqrt(await eventCount(sql) / o.count)),
+      o.count * MAX_WALK_PER_MATCH,
+      Math.max(o.count * MIN_WALK_PER_MATCH, Math.sqrt(filtered * o.count)),
     ),
   );
   const walked = await plannedWithValues(sql<{ id: string; starts_at: Date }[]>`
-    SELECT w.id, w.starts_at FROM (
-      SELECT e.id, e.starts_at, e.search_vector FROM events e
-      WHERE ${filterConditions(sql, o.filters)} ${after}
-      ORDER BY e.starts_at, e.id
-      LIMIT ${o.count * perMatch}
-    ) w
+    SELECT w.id, w.starts_at FROM ${
+    inStartOrder(sql, {
+      at: notOverAt(sql, o.filters.from),
+      conditions: sql`${besides} ${afterPosition(sql, o.after)}`,
+      limit: walk,
+      vector: true,
+    })
+  } w
     WHERE w.search_vector @@ ${o.match}::tsquery
     ORDER BY w.starts_at, w.id
     LIMIT ${o.count}`);
@@ -67,20 +78,4 @@ export async function soonestMatches(
       ${afterShifted}
     ORDER BY ${shifted}, e.id
     LIMIT ${o.count}`);
-}
-
-// The planner's estimate of the table's size, refreshed every minute: it changes slowly, and
-// reading it costs a round trip.
-const counts = new WeakMap<Sql, { rows: number; at: number }>();
-const COUNT_TTL_MS = 60_000;
-
-async function eventCount(sql: Sql): Promise<number> {
-  const known = counts.get(sql);
-  if (known && Date.now() - known.at < COUNT_TTL_MS) return known.rows;
-  const [{ rows }] = await sql<{ rows: number }[]>`
-    SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'events'::regclass`;
-  // -1: never analysed (PGlite runs no autovacuum); assume a mid-sized table.
-  const estimate = rows >= 0 ? rows : 100_000;
-  counts.set(sql, { rows: estimate, at: Date.now() });
-  return estimate;
 }

@@ -1,0 +1,36 @@
+/**
+ * How many events a set of filters keeps, as the planner estimates it: what decides how far a
+ * reader in start order may walk before an index collecting every match is the cheaper way
+ * (server/db/soonest-matches.ts). Planning a one-table statement costs well under a millisecond,
+ * and estimates change slowly, so each is remembered for a minute.
+ */
+import type { Sql } from "postgres";
+import { type EventFilters, filterConditions } from "./event-reads.ts";
+import { plannedWithValues } from "./planned-with-values.ts";
+
+const TTL_MS = 60_000;
+/** Distinct filter sets remembered per database; the memory is emptied when full. */
+const MAX_REMEMBERED = 1_000;
+
+const remembered = new WeakMap<Sql, Map<string, { rows: number; at: number }>>();
+
+/** The planner's estimate of the events that the filters keep (at least 1). */
+export async function estimatedEvents(
+  sql: Sql,
+  filters: Omit<EventFilters, "q">,
+): Promise<number> {
+  let known = remembered.get(sql);
+  if (!known) remembered.set(sql, known = new Map());
+  const key = JSON.stringify(filters);
+  const hit = known.get(key);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.rows;
+  // Planned for the values, as the readers that use the estimate are.
+  const [row] = await plannedWithValues(
+    sql<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }[]>`
+    EXPLAIN (FORMAT JSON) SELECT 1 FROM events e WHERE ${filterConditions(sql, filters)}`,
+  );
+  const rows = Math.max(1, row["QUERY PLAN"][0].Plan["Plan Rows"]);
+  if (known.size >= MAX_REMEMBERED) known.clear();
+  known.set(key, { rows, at: Date.now() });
+  return rows;
+}
