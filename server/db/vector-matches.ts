@@ -5,6 +5,7 @@
 import type { Sql } from "postgres";
 import { keyFeedsAiSearch, vectorIsCurrent } from "./ai-search-rule.ts";
 import { type EventFilters, filterConditions } from "./event-reads.ts";
+import { estimatedEvents } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 import type { Match } from "./text-matches.ts";
 
@@ -25,10 +26,12 @@ export interface VectorQuery {
  *
  * The HNSW index answers "nearest N vectors" fast, but the planner will not use it once filters
  * are joined in (it cannot tell how many rows they keep). So the index is asked for a pool of
- * nearest candidates and the filters applied to those. When too few survive, the share that did
- * says how wide a pool would be needed: one more pool when that is affordable, otherwise the
- * filters are strict, few rows pass them, and an exact scan of those is the fast path. (Widening
- * step by step cost seconds at 100,000 events for filters that keep one event in 500.)
+ * nearest candidates and the filters applied to those, the pool sized by the share of events the
+ * filters keep (the planner's estimate, server/db/filter-estimate.ts). Filters that keep few
+ * events are strict: a pool would have to be huge (1 event in 500 kept: 15,000 candidates for a
+ * page of 20), and computing the distance to each kept event is the fast path. When fewer
+ * candidates than estimated pass, the share that did says how wide a second pool must be, or
+ * that the exact path is cheaper after all.
  */
 export async function vectorMatches(
   sql: Sql,
@@ -37,28 +40,24 @@ export async function vectorMatches(
   limit: number,
 ): Promise<Match[]> {
   const vector = JSON.stringify(q.vector);
-  const first = Math.max(100, limit * 3);
+  const kept = await estimatedEvents(sql, filters);
+  if (kept <= EXACT_SCAN_ROWS) {
+    const exact = await nearestOfKept(sql, q, vector, filters, limit);
+    if (exact) return exact.map(toMatch);
+  }
+  const share = Math.min(1, kept / await vectorCount(sql));
+  const first = Math.min(MAX_POOL, Math.max(100, limit * 3, Math.ceil(limit / share * 1.5)));
   const tried = await nearestFromIndex(sql, q, vector, filters, limit, first);
   if (tried.rows.length >= limit || tried.exhausted) return tried.rows.map(toMatch);
   // Survivors per candidate, with room for the estimate's error.
   const needed = tried.rows.length === 0
     ? Infinity
     : Math.ceil((limit / tried.rows.length) * first * 1.5);
-  if (needed <= MAX_POOL) {
+  if (needed <= MAX_POOL && needed > first) {
     const wider = await nearestFromIndex(sql, q, vector, filters, limit, needed);
     if (wider.rows.length >= limit || wider.exhausted) return wider.rows.map(toMatch);
   }
-  // Planned for the filters' values: which indexes find the rows depends on how few they keep.
-  const rows = await plannedWithValues(sql<Row[]>`
-    SELECT e.id, v.embedding <=> ${vector}::vector AS distance
-    FROM event_embeddings v
-    JOIN events e ON e.id = v.event_id
-    JOIN api_keys k ON k.id = e.last_key_id
-    WHERE ${vectorIsCurrent(sql, q.model)} AND ${keyFeedsAiSearch(sql)}
-      AND ${filterConditions(sql, filters)}
-    ORDER BY distance, e.starts_at, e.id
-    LIMIT ${limit}`);
-  return rows.map(toMatch);
+  return (await nearestOfKept(sql, q, vector, filters, limit, Infinity))!.map(toMatch);
 }
 
 /**
@@ -66,6 +65,48 @@ export async function vectorMatches(
  * scanning the rows they keep is cheaper.
  */
 const MAX_POOL = 4_000;
+
+/**
+ * Filters estimated to keep at most this many events go straight to the exact path; it gives up
+ * (for the index) past twice as many, in case the estimate was far off. On PGlite an exact
+ * distance over a kept event costs about a fifth of a candidate taken from the index.
+ */
+const EXACT_SCAN_ROWS = 2_000;
+
+/**
+ * The exact path: every event the filters keep, nearest first. Null when more than `cap` events
+ * pass (then the index is the faster way). Planned for the filters' values: which indexes find
+ * the kept events depends on how few they are.
+ */
+async function nearestOfKept(
+  sql: Sql,
+  q: VectorQuery,
+  vector: string,
+  filters: Omit<EventFilters, "q">,
+  limit: number,
+  cap = EXACT_SCAN_ROWS * 2,
+): Promise<Row[] | null> {
+  const bound = Number.isFinite(cap) ? sql`LIMIT ${cap + 1}` : sql``;
+  const rows = await plannedWithValues(sql<Row[]>`
+    WITH kept AS MATERIALIZED (
+      SELECT e.id, e.content_hash, e.starts_at
+      FROM events e JOIN api_keys k ON k.id = e.last_key_id
+      WHERE ${keyFeedsAiSearch(sql)} AND ${filterConditions(sql, filters)}
+      ${bound}
+    ), nearest AS (
+      SELECT e.id, e.starts_at, v.embedding <=> ${vector}::vector AS distance
+      FROM kept e JOIN event_embeddings v ON v.event_id = e.id
+      WHERE ${vectorIsCurrent(sql, q.model)}
+      ORDER BY distance, e.starts_at, e.id
+      LIMIT ${limit}
+    )
+    -- One row even when nothing is near: it carries the count.
+    SELECT n.id, n.distance, (SELECT count(*) FROM kept)::int AS kept
+    FROM (SELECT 1) AS one LEFT JOIN nearest n ON true
+    ORDER BY n.distance, n.starts_at, n.id`);
+  if (rows[0].kept > cap) return null;
+  return rows.filter((row) => row.id !== null);
+}
 
 async function nearestFromIndex(
   sql: Sql,
@@ -118,4 +159,20 @@ async function fewerThan(sql: Sql, model: string, pool: number): Promise<boolean
 
 function toMatch(row: Row): Match {
   return { id: row.id, score: 1 - Number(row.distance) };
+}
+
+// The planner's count of stored vectors, refreshed every minute: it changes slowly, and reading
+// it costs a round trip.
+const counts = new WeakMap<Sql, { rows: number; at: number }>();
+const COUNT_TTL_MS = 60_000;
+
+async function vectorCount(sql: Sql): Promise<number> {
+  const known = counts.get(sql);
+  if (known && Date.now() - known.at < COUNT_TTL_MS) return known.rows;
+  const [{ rows }] = await sql<{ rows: number }[]>`
+    SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'event_embeddings'::regclass`;
+  // -1: never analysed (PGlite runs no autovacuum); assume a mid-sized table.
+  const estimate = rows > 0 ? rows : 100_000;
+  counts.set(sql, { rows: estimate, at: Date.now() });
+  return estimate;
 }
