@@ -17,16 +17,36 @@ import { migrate } from "../server/db/migrate.ts";
 import { createTestDatabase } from "../tests/support/databases.ts";
 import { fmt, percentile } from "./support/stats.ts";
 import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
+import { loadAverage } from "./support/figures.ts";
+import { cpuSeconds } from "./support/process-usage.ts";
+
+const USAGE = `Usage: deno run -A scripts/bench-mcp.ts [--size N] [--runs N]
+
+  --size N   events seeded before timing (default 100000)
+  --runs N   timed calls of each kind, after 20 warm-up rounds (default 300)
+
+PGlite in a temporary directory, or PostgreSQL when TEST_DATABASE_URL is set.`;
 
 const { values } = parseArgs({
   args: Deno.args,
   options: {
     size: { type: "string", default: "100000" },
     runs: { type: "string", default: "300" },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+if (values.help) {
+  console.log(USAGE);
+  Deno.exit(0);
+}
 const SIZE = Number(values.size);
 const RUNS = Number(values.runs);
+for (const [name, n] of [["--size", SIZE], ["--runs", RUNS]] as const) {
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`${name} must be a positive whole number\n\n${USAGE}`);
+    Deno.exit(2);
+  }
+}
 const QUERIES = [
   "rust",
   "kubernetes workshop",
@@ -54,7 +74,7 @@ try {
   );
   const server = await startServerProcess({ dataDir, databaseUrl: location?.databaseUrl });
   try {
-    await compare(server.url);
+    await compare(server.url, server.pid);
   } finally {
     await server.stop();
   }
@@ -64,7 +84,7 @@ try {
 }
 
 /** Times each way of searching round-robin, so that they share the machine's noise. */
-async function compare(baseUrl: string): Promise<void> {
+async function compare(baseUrl: string, serverPid: number): Promise<void> {
   const client = new Client({ name: "bench-mcp", version: "1.0.0" }, {
     versionNegotiation: { mode: { pin: "2026-07-28" } },
   });
@@ -94,14 +114,27 @@ async function compare(baseUrl: string): Promise<void> {
   const times: Record<string, number[]> = Object.fromEntries(
     Object.keys(variants).map((k) => [k, []]),
   );
+  let cpu = { server: 0, self: 0, load: 0 };
   for (let i = 0; i < RUNS + 20; i++) {
+    // The first rounds warm caches and prepared statements.
+    if (i === 20) {
+      cpu = { server: await cpuSeconds(serverPid), self: await cpuSeconds("self"), load: 0 };
+      cpu.load = loadAverage();
+    }
     for (const [name, run] of Object.entries(variants)) {
       const t = performance.now();
       await run(QUERIES[i % QUERIES.length]);
-      // The first rounds warm caches and prepared statements.
       if (i >= 20) times[name].push(performance.now() - t);
     }
   }
+  const calls = RUNS * Object.keys(variants).length;
+  const serverCpu = (await cpuSeconds(serverPid)) - cpu.server;
+  const selfCpu = (await cpuSeconds("self")) - cpu.self;
+  console.log(
+    `  load average ${cpu.load.toFixed(2)} before timing, ${loadAverage().toFixed(2)} after; ` +
+      `CPU while timing: server ${serverCpu.toFixed(1)} s ` +
+      `(${(serverCpu * 1000 / calls).toFixed(2)} ms a call), this process ${selfCpu.toFixed(1)} s`,
+  );
   await client.close();
   for (const [name, ms] of Object.entries(times)) {
     console.log(

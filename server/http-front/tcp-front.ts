@@ -112,8 +112,11 @@ export class TcpFront {
       client.close();
       return;
     }
-    // A relay must not hold back a small write (a request body after its head, the end of an
-    // answer) waiting for the previous one's ACK: with delayed ACKs that costs 40 ms a request.
+    // A relay must not hold back a small write waiting for the previous one's ACK: a streamed
+    // answer (MCP's SSE) reaches us as its head, then its body, and without TCP_NODELAY on the
+    // client's side the body waited for the client's delayed ACK of the head: 40 ms a request
+    // (scripts/bench-front.ts finds such stalls). The upstream side is set for the same reason
+    // in the other direction, for clients that send a request's head and body apart.
     client.setNoDelay(true);
     upstream.setNoDelay(true);
     const port = (upstream.localAddr as Deno.NetAddr).port;
