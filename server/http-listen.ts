@@ -6,7 +6,11 @@
 import type { Config } from "./config.ts";
 import { ConfigError } from "./config.ts";
 import { AppError, type ErrorCode } from "./errors.ts";
-import { MAX_HEAD_BYTES, MAX_REQUEST_LINE_BYTES } from "./http-front/request-framer.ts";
+import {
+  MAX_HEAD_BYTES,
+  MAX_HEADER_FIELDS,
+  MAX_REQUEST_LINE_BYTES,
+} from "./http-front/request-framer.ts";
 import { httpResponseBytes, TcpFront } from "./http-front/tcp-front.ts";
 import type { RequestDrain } from "./request-drain.ts";
 import { standaloneErrorResponse } from "./standalone-error.ts";
@@ -58,8 +62,8 @@ export async function listenHttp(
     ),
     head: await standaloneBytes(
       "request_header_fields_too_large",
-      `The request head is longer than ${MAX_HEAD_BYTES / 1024} KiB: send fewer or shorter ` +
-        "headers (cookies included)",
+      `The request head is longer than ${MAX_HEAD_BYTES / 1024} KiB or has more than ` +
+        `${MAX_HEADER_FIELDS} header fields: send fewer or shorter headers (cookies included)`,
     ),
   };
   try {

@@ -13,6 +13,11 @@ import { jsonBody } from "../middleware/json-body.ts";
 import { httpCache } from "../middleware/http-cache.ts";
 import { publicCors } from "../middleware/public-cors.ts";
 import { errorResponse, type HeaderName, headers, validationFailed } from "./responses.ts";
+import {
+  MAX_HEAD_BYTES,
+  MAX_HEADER_FIELDS,
+  MAX_REQUEST_LINE_BYTES,
+} from "../http-front/request-framer.ts";
 
 /** The middleware that guards routes, built once from the configuration. */
 export interface Guards {
@@ -71,6 +76,21 @@ function guardResponses(route: RouteConfig, scopes: Scope[]): Responses {
     "Over the rate limit: wait the seconds of Retry-After.",
     ["Retry-After"],
   );
+  // The HTTP layer's own answers (server/http-front/), given to any request before it is routed.
+  responses[408] = errorResponse(
+    "request_timeout",
+    "The request head or body did not arrive within the read timeout; the connection is closed.",
+  );
+  responses[414] = errorResponse(
+    "uri_too_long",
+    `The request line (method and URL) is longer than ${MAX_REQUEST_LINE_BYTES / 1024} KiB; ` +
+      "the connection is closed.",
+  );
+  responses[431] = errorResponse(
+    "request_header_fields_too_large",
+    `The request head is longer than ${MAX_HEAD_BYTES / 1024} KiB or has more than ` +
+      `${MAX_HEADER_FIELDS} header fields; the connection is closed.`,
+  );
   responses[500] = errorResponse("internal", "An unexpected failure; try again later.");
   responses[503] = errorResponse(
     "service_unavailable",
@@ -84,9 +104,13 @@ function guardResponses(route: RouteConfig, scopes: Scope[]): Responses {
   return responses;
 }
 
+/** Statuses the HTTP layer answers before the application sees the request: no added headers. */
+const HTTP_LAYER_STATUSES = new Set(["408", "414", "431"]);
+
 /** Headers every answer with `status` carries on this route. */
 function headersFor(status: string, options: { keyed: boolean; cached: boolean }): HeaderName[] {
   const names: HeaderName[] = [];
+  if (HTTP_LAYER_STATUSES.has(status)) return names;
   // A 401 is answered before the key's rate limit is known; a 500 may come before any limit.
   if (status !== "401" && status !== "500") names.push("RateLimit", "RateLimit-Policy");
   if (!options.keyed) names.push("Access-Control-Allow-Origin");

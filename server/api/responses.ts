@@ -66,10 +66,13 @@ const ERROR_SCHEMAS: Partial<Record<ErrorCode, { id: string; status: number }>> 
   unauthorized: { id: "Unauthorized", status: 401 },
   forbidden: { id: "Forbidden", status: 403 },
   not_found: { id: "NotFound", status: 404 },
+  request_timeout: { id: "RequestTimeout", status: 408 },
   conflict: { id: "Conflict", status: 409 },
   payload_too_large: { id: "PayloadTooLarge", status: 413 },
+  uri_too_long: { id: "UriTooLong", status: 414 },
   unsupported_media_type: { id: "UnsupportedMediaType", status: 415 },
   rate_limited: { id: "RateLimited", status: 429 },
+  request_header_fields_too_large: { id: "RequestHeaderFieldsTooLarge", status: 431 },
   internal: { id: "InternalError", status: 500 },
   service_unavailable: { id: "ServiceUnavailable", status: 503 },
 };

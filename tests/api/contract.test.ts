@@ -20,6 +20,9 @@ function unreachable(checker: ContractChecker, kind: string): Set<string> {
     // them (tests/hardening restarts PostgreSQL under load for the second).
     ...ops.map((op) => `${op} 500`),
     ...ops.filter((op) => op !== "searchEvents").map((op) => `${op} 503`),
+    // A client that stalls for the read timeout (30 s here): tests/ops/slow-clients.test.ts
+    // provokes it on a server with a short one.
+    ...ops.map((op) => `${op} 408`),
     // A path parameter is any string; an unknown one is a 404, never a 400.
     ...["getEvent", "deleteEvent", "getKey", "trustKey", "untrustKey", "revokeKey"]
       .map((op) => `${op} 400`),
@@ -280,6 +283,16 @@ for (const kind of testBackends()) {
         await refused(backup(null), 401);
         await refused(backup(writer.key), 403);
         await overLimit((key) => backup(key));
+      });
+
+      await t.step("every operation: a URL or a head past the HTTP layer's bounds", async () => {
+        for (const [method, path] of checker.operations()) {
+          const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+          const params = Object.fromEntries(names.map((name) => [name, "x"]));
+          const base: Call = { method: method.toUpperCase(), path, params, key: admin };
+          await refused({ ...base, query: `q=${"a".repeat(33 * 1024)}` }, 414);
+          await refused({ ...base, headers: { "X-Padding": "b".repeat(49 * 1024) } }, 431);
+        }
       });
 
       await t.step("every documented status was answered", () => {
