@@ -3,7 +3,8 @@
  * POST /api/v1/events/delete, random ids for DELETE /api/v1/events/{id} and the operator's
  * DELETE /api/v1/admin/contributors/{id}/events. Never a 5xx; every error in the documented
  * shape; a refused request deletes nothing; another contributor's events are never deleted.
- * (GET /api/v1/me/events is fuzzed with the other reads.)
+ * (GET /api/v1/me/events is fuzzed with the other reads; fuzz-owner-deletes.test.ts has callers
+ * who own what they name.)
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
