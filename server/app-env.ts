@@ -3,6 +3,7 @@ import type { Database } from "./db/connect.ts";
 import type { Config } from "./config.ts";
 import type { AiSearch } from "./embeddings/ai-search.ts";
 import type { StorageGuard } from "./db/disk-space.ts";
+import type { BatchSlots } from "./events/batch-slots.ts";
 
 /** The caller behind a verified key. */
 export interface Principal {
@@ -26,6 +27,8 @@ export interface AppDeps {
   ai: AiSearch;
   /** The embedded database's disk, watched so that writes stop before it is full. */
   storage?: StorageGuard;
+  /** Bounds the pushed batches stored at once, so that they never hold the whole pool. */
+  batchSlots: BatchSlots;
 }
 
 export type AppEnv = {

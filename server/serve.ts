@@ -8,6 +8,7 @@ import { pruneRateLimitBuckets } from "./db/rate-limit.ts";
 import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
+import { BatchSlots } from "./events/batch-slots.ts";
 import { listenHttp } from "./http-listen.ts";
 import { StorageGuard } from "./db/disk-space.ts";
 
@@ -54,7 +55,7 @@ export async function openService(config: Config): Promise<OpenedService> {
       worker: storage ? { roomToWrite: () => storage.roomToWrite() } : undefined,
     });
     stops.push(() => ai.stop());
-    const deps: AppDeps = { db, config, ai, storage };
+    const deps: AppDeps = { db, config, ai, storage, batchSlots: BatchSlots.forPool(db.poolSize) };
     return { app: await createApp(deps), deps, close: stopAll };
   } catch (err) {
     await stopAll();

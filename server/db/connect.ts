@@ -16,6 +16,8 @@ export type DatabaseKind = "pglite" | "postgres";
 export interface Database {
   sql: Sql;
   kind: DatabaseKind;
+  /** Connections in the pool: 1 for the embedded database, a single session. */
+  poolSize: number;
   /**
    * The embedded database only: an uncompressed tar of its data directory, taken while it runs
    * (see snapshotEmbedded). Absent on a PostgreSQL server, which is backed up with pg_dump.
@@ -49,17 +51,15 @@ const DRIVER_OPTIONS = {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   await guardDatabaseDriver();
   if (options.databaseUrl) {
-    const sql = postgres(options.databaseUrl, {
-      ...DRIVER_OPTIONS,
-      max: options.maxConnections ?? 10,
-    });
+    const poolSize = options.maxConnections ?? 10;
+    const sql = postgres(options.databaseUrl, { ...DRIVER_OPTIONS, max: poolSize });
     try {
       await sql`SELECT 1`;
     } catch (err) {
       await sql.end({ timeout: 0 });
       throw new ConfigError(connectFailureMessage(err, options.databaseUrl));
     }
-    return { sql, kind: "postgres", close: () => sql.end({ timeout: 5 }) };
+    return { sql, kind: "postgres", poolSize, close: () => sql.end({ timeout: 5 }) };
   }
   return await openEmbedded(options.dataDir);
 }
@@ -85,6 +85,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   return {
     sql,
     kind: "pglite",
+    poolSize: 1,
     snapshot: () => snapshotEmbedded(sql, pglite),
     close: async () => {
       await sql.end({ timeout: 5 });

@@ -15,15 +15,17 @@ export async function ingestBatch(
   if (keyId === null || contributorId === null) {
     throw new Error("Cannot ingest a batch: the operator key has no contributor");
   }
-  const outcome = await deps.db.sql.begin(async (transaction) => {
-    // postgres.js types a transaction apart from the pool, though both run the same queries.
-    const tx = transaction as unknown as Sql;
-    const result = await upsertEvents(tx, { keyId, contributorId }, events);
-    if (!principal.hasFirstBatch && result.eventIds.length > 0) {
-      await recordFirstBatch(tx, keyId, result.eventIds);
-    }
-    return result;
-  });
+  const outcome = await deps.batchSlots.run(() =>
+    deps.db.sql.begin(async (transaction) => {
+      // postgres.js types a transaction apart from the pool, though both run the same queries.
+      const tx = transaction as unknown as Sql;
+      const result = await upsertEvents(tx, { keyId, contributorId }, events);
+      if (!principal.hasFirstBatch && result.eventIds.length > 0) {
+        await recordFirstBatch(tx, keyId, result.eventIds);
+      }
+      return result;
+    })
+  );
   // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
   // while this batch was in flight.
   if (principal.trusted && outcome.eventIds.length > 0) {

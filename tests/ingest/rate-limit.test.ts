@@ -8,6 +8,7 @@ import { createApiKey, startTestApp } from "../support/test-server.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createApp } from "../../server/app.ts";
+import { BatchSlots } from "../../server/events/batch-slots.ts";
 import { startAiSearch } from "../../server/embeddings/start-ai-search.ts";
 import { LocalProvider } from "../../server/embeddings/local-provider.ts";
 import { get, postEvents, type Reply, send } from "./support/http.ts";
@@ -176,7 +177,7 @@ Deno.test("[pglite] two app instances on one database share one limit", async ()
   const config = { ...loadConfig({ ADMIN_API_KEY: adminKey }), logRequests: false };
   const servers = await Promise.all([0, 1].map(async () => {
     const ai = await startAiSearch(db, { provider: new LocalProvider(), runWorker: false });
-    const app = await createApp({ db, config, ai });
+    const app = await createApp({ db, config, ai, batchSlots: BatchSlots.forPool(db.poolSize) });
     const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
     const server = Deno.serve({
       port: 0,
