@@ -37,15 +37,15 @@ export function notOver(sql: Sql, at: Fragment): Fragment {
 }
 
 /**
- * The first `limit` events (id, starts_at and, with `vector`, search_vector) not over at `at`
- * and meeting `conditions`, in start order: a sub-select to read from. Each set is read in start
- * order from its own index and the two are merged, so nothing before `at` is walked.
+ * The first `limit` events (id, starts_at and the column `also` selects from `e`) not over at
+ * `at` and meeting `conditions`, in start order: a sub-select to read from. Each set is read in
+ * start order from its own index and the two are merged, so nothing before `at` is walked.
  */
 export function inStartOrder(
   sql: Sql,
-  o: { at: Fragment; conditions: Fragment; limit: number; vector?: boolean },
+  o: { at: Fragment; conditions: Fragment; limit: number; also?: Fragment },
 ): Fragment {
-  const columns = o.vector ? sql`e.id, e.starts_at, e.search_vector` : sql`e.id, e.starts_at`;
+  const columns = o.also ? sql`e.id, e.starts_at, ${o.also}` : sql`e.id, e.starts_at`;
   const part = (set: Fragment) =>
     sql`(SELECT ${columns} FROM events e WHERE ${set} AND ${o.conditions}
          ORDER BY e.starts_at, e.id LIMIT ${o.limit})`;

@@ -118,12 +118,13 @@ async function nearestFromIndex(
 ): Promise<{ rows: Row[]; exhausted: boolean }> {
   return await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
-    await tx`SELECT set_config('hnsw.ef_search', ${String(Math.min(1000, pool))}, true)`;
-    // Stale statistics (PGlite has no autovacuum) can make a sequential scan and sort look
-    // cheaper than the index; the pool is small and every join below is by primary key.
-    await tx`SELECT set_config('enable_seqscan', 'off', true)`;
-    // Lets the index scan go on past ef_search candidates (pgvector 0.8+).
-    if (q.iterativeScan) await tx`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
+    // One statement (each costs a round trip, 0.7 ms of CPU on PGlite). Stale statistics (PGlite
+    // has no autovacuum) can make a sequential scan and sort look cheaper than the index; the
+    // pool is small and every join below is by primary key. The iterative scan lets the index
+    // go on past ef_search candidates (pgvector 0.8+).
+    await tx`SELECT set_config('hnsw.ef_search', ${String(Math.min(1000, pool))}, true),
+      set_config('enable_seqscan', 'off', true)
+      ${q.iterativeScan ? tx`, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : tx``}`;
     const rows = await tx<Row[]>`
       WITH nearest AS MATERIALIZED (
         SELECT event_id, model, content_hash, embedding <=> ${vector}::vector AS distance
