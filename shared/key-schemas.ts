@@ -1,7 +1,7 @@
 /** Request and response bodies of the operators' key endpoints (server, CLI, OpenAPI document). */
 import { z } from "zod";
 import { SCOPES, StoredEvent } from "./api-schemas.ts";
-import { dateTimeProblemMessage } from "./event-schema.ts";
+import { dateTimeProblemMessage } from "./event-times.ts";
 import { parseDateTime } from "./zoned-time.ts";
 
 /** Statuses of a key, from its trust and review state. */

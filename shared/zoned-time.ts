@@ -111,19 +111,28 @@ function offsetMinutes(offset: string): number | null {
   return sign * (hours * 60 + minutes);
 }
 
+// The Gregorian calendar repeats every 400 years, which are exactly this many milliseconds.
+const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
+
 function wallToUtcMs(w: WallTime): number {
-  const d = new Date(0);
-  // setUTCFullYear, unlike Date.UTC, does not read the years 0-99 as 1900-1999.
-  d.setUTCFullYear(w.year, w.month - 1, w.day);
-  d.setUTCHours(w.hour, w.minute, w.second, w.millisecond);
-  return d.getTime();
+  // Date.UTC reads the years 0-99 as 1900-1999: count those from four centuries later. (No Date
+  // object: this runs several times for every event the server or the CLI checks.)
+  const { year, month, day, hour, minute, second, millisecond } = w;
+  return year >= 0 && year < 100
+    ? Date.UTC(year + 400, month - 1, day, hour, minute, second, millisecond) - FOUR_CENTURIES_MS
+    : Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
 }
+
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function isRealWallTime(w: WallTime): boolean {
   if (w.year === 0 || w.hour > 23 || w.minute > 59 || w.second > 59) return false;
-  const d = new Date(wallToUtcMs(w));
-  return d.getUTCFullYear() === w.year && d.getUTCMonth() === w.month - 1 &&
-    d.getUTCDate() === w.day;
+  if (w.month < 1 || w.month > 12 || w.day < 1) return false;
+  return w.day <= (w.month === 2 && isLeapYear(w.year) ? 29 : DAYS_IN_MONTH[w.month - 1]);
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -1,5 +1,5 @@
 /** One read item checked against the shared schema, after the command line's defaults. */
-import { EventInput } from "../../shared/event-schema.ts";
+import { EventChecks } from "../../shared/event-schema.ts";
 import { toValidationDetails } from "../../shared/validation-details.ts";
 import type { Format } from "./formats.ts";
 import type { Cancellation, ReadItem } from "./record.ts";
@@ -80,7 +80,7 @@ export function checkItem(item: ReadItem, format: Format, options: CheckOptions)
   if (problem !== null) {
     return { kind: "invalid", location: item.location, messages: [problem], ...own };
   }
-  const result = EventInput.safeParse(event);
+  const result = EventChecks.safeParse(event);
   if (result.success) return { kind: "valid", location: item.location, event };
   const messages = toValidationDetails(result.error.issues, { root: "event" }).map((d) =>
     describe(d.path, d.message, format)

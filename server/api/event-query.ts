@@ -1,6 +1,7 @@
 /** The query string of GET /api/v1/events (and the search endpoint's shared filters). */
 import { z } from "zod";
-import { dateTimeProblemMessage, PLATFORMS } from "../../shared/event-schema.ts";
+import { PLATFORMS } from "../../shared/event-schema.ts";
+import { dateTimeProblemMessage } from "../../shared/event-times.ts";
 import { ATTENDANCE } from "../db/attendance.ts";
 import { type DateTimeProblem, parseDate, parseDateTime } from "../../shared/zoned-time.ts";
 import { toValidationDetails } from "../../shared/validation-details.ts";
