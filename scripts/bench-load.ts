@@ -79,13 +79,22 @@ if (!serverUrl) {
 }
 
 // Ctrl-C (or SIGTERM) ends the run early; the server is stopped and the database dropped all
-// the same. A second one exits at once.
+// the same. Signals after the first do not cut that short (a leftover database would stay on
+// the server): the clean-up is bounded, and past CLEANUP_MS the process exits regardless.
+const CLEANUP_MS = 30_000;
 const interrupted = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, () => {
-    if (interrupted.signal.aborted) Deno.exit(130);
+    if (interrupted.signal.aborted) {
+      console.error(`${signal} again: still stopping (at most ${CLEANUP_MS / 1000} s)`);
+      return;
+    }
     console.error(`${signal}: stopping the server and dropping the database`);
     interrupted.abort(new Error(`Interrupted by ${signal}`));
+    Deno.unrefTimer(setTimeout(() => {
+      console.error("Cannot clean up in time: exiting; drop the run's database by hand");
+      Deno.exit(130);
+    }, CLEANUP_MS));
   });
 }
 
