@@ -1,6 +1,6 @@
 /** How many events match a set of filters, counted only up to a bound. */
 import type { Sql } from "postgres";
-import { type EventFilters, filterConditions } from "./event-reads.ts";
+import { type EventFilters, filterConditions } from "./event-filters.ts";
 
 /** A count that stops at `cap`: `capped` says more events match than `count`. */
 export interface BoundedCount {

@@ -1,6 +1,6 @@
 /** The cities, countries and topics of the events that match a set of filters, with counts. */
 import type { Sql } from "postgres";
-import { type EventFilters, filterConditions } from "./event-reads.ts";
+import { type EventFilters, filterConditions } from "./event-filters.ts";
 
 /** A value and how many matching events have it. */
 export interface FacetValue {

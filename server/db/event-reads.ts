@@ -2,30 +2,10 @@
 import type { Fragment, Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { inAiSearch } from "./ai-search-rule.ts";
-import { type Attendance, attendanceCondition } from "./attendance.ts";
-import { nearCondition, type NearFilter } from "./near-condition.ts";
+import { afterPosition, conditionsBesidesFrom, type EventFilters } from "./event-filters.ts";
 import { soonestMatches } from "./soonest-matches.ts";
-import { inStartOrder, notOver, notOverAt } from "./start-order.ts";
+import { inStartOrder, notOverAt } from "./start-order.ts";
 import { textQueryOf } from "./text-query.ts";
-
-/** Filters of the list and search endpoints, already validated. */
-export interface EventFilters {
-  q?: string;
-  city?: string;
-  country?: string;
-  from?: Date;
-  /** Events starting at or before this instant. */
-  to?: Date;
-  platform?: string;
-  external_id?: string;
-  is_virtual?: boolean;
-  is_free?: boolean;
-  topic?: string;
-  /** Events with coordinates within a great-circle radius of a point. */
-  near?: NearFilter;
-  /** How one can attend: online, in person (both include hybrid events), or hybrid. */
-  attendance?: Attendance;
-}
 
 /** Position after the last row of a page: the sort key of that row. */
 export interface ListCursor {
@@ -78,40 +58,6 @@ export async function getEventsByIds(sql: Sql, ids: string[]): Promise<StoredEve
     SELECT ${eventColumns(sql)} FROM events e JOIN api_keys k ON k.id = e.last_key_id
     WHERE e.id = ANY(${ids}::uuid[])`;
   return rows.map(toStoredEvent);
-}
-
-/** The WHERE conditions shared by listing and searching. */
-export function filterConditions(sql: Sql, f: EventFilters): Fragment {
-  return sql`${notOver(sql, notOverAt(sql, f.from))} AND ${conditionsBesidesFrom(sql, f)}`;
-}
-
-/**
- * The filters' conditions except "not over at `from`" (server/db/start-order.ts), which readers
- * in start order split into the two sets that indexes find.
- */
-export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
-  const parts: Fragment[] = [sql`true`];
-  if (f.to !== undefined) parts.push(sql`e.starts_at <= ${f.to}`);
-  if (f.q !== undefined) {
-    // Events in any tier of the query (server/db/text-query.ts). Computed once per statement:
-    // a generic plan would otherwise evaluate the function for every row it reads.
-    parts.push(sql`e.search_vector @@ (SELECT event_text_match(${f.q}))`);
-  }
-  if (f.city !== undefined) parts.push(sql`lower(e.city) = lower(${f.city})`);
-  if (f.country !== undefined) parts.push(sql`lower(e.country) = lower(${f.country})`);
-  if (f.platform !== undefined) parts.push(sql`e.platform = ${f.platform}`);
-  if (f.external_id !== undefined) parts.push(sql`e.external_id = ${f.external_id}`);
-  if (f.is_virtual !== undefined) parts.push(sql`e.is_virtual = ${f.is_virtual}`);
-  if (f.is_free !== undefined) parts.push(sql`e.is_free = ${f.is_free}`);
-  if (f.topic !== undefined) {
-    // As event_labels_lower's GIN index sees it (migration 008).
-    parts.push(sql`event_labels_lower(e.topics) @> ARRAY[lower(${f.topic}::text)]`);
-  }
-  if (f.near !== undefined) parts.push(nearCondition(sql, f.near));
-  if (f.attendance !== undefined) parts.push(attendanceCondition(sql, f.attendance));
-  return parts.length === 1
-    ? parts[0]
-    : parts.slice(1).reduce((acc, part) => sql`${acc} AND ${part}`);
 }
 
 /**
@@ -179,16 +125,6 @@ async function listTier(
     JOIN events e ON e.id = p.id
     JOIN api_keys k ON k.id = e.last_key_id
     ORDER BY e.starts_at, e.id`;
-}
-
-/** On `e`: the event comes after `after` in start order (no condition without it). */
-export function afterPosition(
-  sql: Sql,
-  after: { starts_at: string; id: string } | undefined,
-): Fragment {
-  return after
-    ? sql`AND (e.starts_at, e.id) > (${after.starts_at}::timestamptz, ${after.id}::uuid)`
-    : sql``;
 }
 
 /** The events with these ids, in the order given (an event deleted meanwhile is left out). */

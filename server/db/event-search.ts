@@ -5,7 +5,8 @@
  */
 import type { Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
-import { type EventFilters, getEventsByIds } from "./event-reads.ts";
+import type { EventFilters } from "./event-filters.ts";
+import { getEventsByIds } from "./event-reads.ts";
 import { type Match, textMatches } from "./text-matches.ts";
 import { vectorMatches, type VectorQuery } from "./vector-matches.ts";
 

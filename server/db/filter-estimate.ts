@@ -5,7 +5,7 @@
  * and estimates change slowly, so each is remembered for a minute.
  */
 import type { Sql } from "postgres";
-import { type EventFilters, filterConditions } from "./event-reads.ts";
+import { type EventFilters, filterConditions } from "./event-filters.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 
 const TTL_MS = 60_000;

@@ -30,7 +30,7 @@ import {
   conditionsBesidesFrom,
   type EventFilters,
   filterConditions,
-} from "./event-reads.ts";
+} from "./event-filters.ts";
 import { estimatedEvents } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 import { inStartOrder, notOverAt } from "./start-order.ts";

@@ -4,7 +4,7 @@
  * TEXT_RANK_CANDIDATES. Whole events are built by the caller, for the page it keeps only.
  */
 import type { Sql } from "postgres";
-import type { EventFilters } from "./event-reads.ts";
+import type { EventFilters } from "./event-filters.ts";
 import { soonestMatches } from "./soonest-matches.ts";
 import { textQueryOf } from "./text-query.ts";
 

@@ -4,7 +4,7 @@
  */
 import type { Sql } from "postgres";
 import { keyFeedsAiSearch, vectorIsCurrent } from "./ai-search-rule.ts";
-import { type EventFilters, filterConditions } from "./event-reads.ts";
+import { type EventFilters, filterConditions } from "./event-filters.ts";
 import { estimatedEvents } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 import type { Match } from "./text-matches.ts";

@@ -11,7 +11,7 @@ import {
   zonedWallTimeToEpochMs,
 } from "../../shared/zoned-time.ts";
 import { ATTENDANCE } from "../db/attendance.ts";
-import type { EventFilters } from "../db/event-reads.ts";
+import type { EventFilters } from "../db/event-filters.ts";
 import { WHEN_PHRASES, whenPeriod } from "../search/when-period.ts";
 import { ToolCallError } from "./tool-results.ts";
 

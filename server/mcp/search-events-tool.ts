@@ -5,7 +5,8 @@
 import { z } from "zod";
 import type { AppDeps } from "../app-env.ts";
 import { countEvents } from "../db/event-counts.ts";
-import { type EventFilters, listEvents } from "../db/event-reads.ts";
+import type { EventFilters } from "../db/event-filters.ts";
+import { listEvents } from "../db/event-reads.ts";
 import { AppError } from "../errors.ts";
 import { SEARCH_MODES, searchEvents, type SearchMode } from "../search/search-events.ts";
 import { CompactEvent, compactEvent, type Site } from "./event-views.ts";

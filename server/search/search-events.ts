@@ -1,6 +1,6 @@
 /** The three search modes over one set of filters: text, semantic, and a fusion of both. */
 import type { Sql } from "postgres";
-import type { EventFilters } from "../db/event-reads.ts";
+import type { EventFilters } from "../db/event-filters.ts";
 import {
   type Match,
   rankByText,

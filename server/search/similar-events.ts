@@ -2,7 +2,7 @@
 import type { Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { currentVectorOf } from "../db/event-vector.ts";
-import type { EventFilters } from "../db/event-reads.ts";
+import type { EventFilters } from "../db/event-filters.ts";
 import { rankByVector, type RankedEvent } from "../db/event-search.ts";
 import type { AiSearch } from "../embeddings/ai-search.ts";
 

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { eventQueryShape, filtersOf } from "../api/event-query.ts";
-import type { EventFilters } from "../db/event-reads.ts";
+import type { EventFilters } from "../db/event-filters.ts";
 import { SEARCH_MODES } from "../search/search-events.ts";
 
 const PageQuery = z.object({

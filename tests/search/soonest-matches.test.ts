@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { EventInput } from "../../shared/event-schema.ts";
 import { upsertEvents } from "../../server/db/events.ts";
-import { filterConditions } from "../../server/db/event-reads.ts";
+import { filterConditions } from "../../server/db/event-filters.ts";
 import { soonestMatches } from "../../server/db/soonest-matches.ts";
 import { openTestDatabase, testBackends } from "../support/databases.ts";
 import { insertWriterKey } from "../support/writer-key.ts";
