@@ -57,13 +57,14 @@ export function mcpEndpoint(deps: AppDeps): (c: Context<AppEnv>) => Promise<Resp
     if (c.req.method === "OPTIONS" && page) {
       return withCors(new Response(null, { status: 204 }), page, true);
     }
-    if (c.req.method === "POST" && await batchSize(c.req.raw) > MAX_BATCH) {
+    const request = detachedFromSignal(c.req.raw);
+    if (c.req.method === "POST" && await batchSize(request) > MAX_BATCH) {
       return refused(
         400,
         `A JSON-RPC batch may hold at most ${MAX_BATCH} messages: send the rest separately.`,
       );
     }
-    const response = await handler.fetch(c.req.raw);
+    const response = await handler.fetch(request);
     return page ? withCors(response, page, false) : response;
   };
 }
@@ -83,6 +84,20 @@ function withCors(response: Response, origin: string, preflight: boolean): Respo
     headers.set("Access-Control-Max-Age", "600");
   }
   return new Response(response.body, { status: response.status, headers });
+}
+
+/**
+ * The same request with a signal of its own. Deno.serve's request.signal still aborts after every
+ * successful answer (legacy behaviour), and reading it makes Deno print a plain-text warning into
+ * the JSON log. The SDK needs no abort: a client that goes away cancels the answer's stream,
+ * which ends the exchange, and a call that is not streamed is bounded anyway.
+ */
+function detachedFromSignal(raw: Request): Request {
+  return new Request(raw.url, {
+    method: raw.method,
+    headers: raw.headers,
+    body: raw.body,
+  });
 }
 
 /** How many messages the body holds; 1 for anything the SDK itself should judge. */

@@ -2,11 +2,24 @@
 const DENO = new URL("../../../node_modules/.bin/deno", import.meta.url).pathname;
 const MAIN = new URL("../../../server/main.ts", import.meta.url).pathname;
 
+/** What the process wrote on each stream. */
+export interface ProcessOutput {
+  stdout: string;
+  stderr: string;
+}
+
 /** A running server process. */
 export interface ServerProcess {
   url: string;
-  /** Stops the process with SIGTERM and waits for it to exit. */
-  stop(): Promise<void>;
+  /** What the process has written so far. */
+  output(): ProcessOutput;
+  /** Stops the process with SIGTERM, waits for it to exit, and gives all it wrote. */
+  stop(): Promise<ProcessOutput>;
+}
+
+/** Reads `stream` to its end into `into.text`, so the child never blocks on a full pipe. */
+async function collect(stream: ReadableStream<Uint8Array>, into: { text: string }) {
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) into.text += chunk;
 }
 
 /** Starts `server/main.ts` with `env` and waits for its "Listening on <url>" line. */
@@ -17,35 +30,36 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const stderr = new Response(child.stderr).text();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const stdout = { text: "" };
+  const stderr = { text: "" };
+  const drained = Promise.all([collect(child.stdout, stdout), collect(child.stderr, stderr)]);
   let url: string | undefined;
-  let seen = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += value;
-    const match = /^Listening on (http:\/\/[^\s]+)/m.exec(seen);
-    if (match) {
-      url = match[1];
-      break;
-    }
+  // Start-up takes seconds at most; the process ending first ends the wait.
+  const exited = child.status.then(() => false);
+  for (let i = 0; i < 1_200 && url === undefined; i++) {
+    url = /^Listening on (http:\/\/[^\s]+)/m.exec(stdout.text)?.[1];
+    if (url === undefined && !await Promise.race([exited, delay(50)])) break;
   }
-  // Keep draining stdout so the child never blocks on a full pipe.
-  const drained = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
   if (url === undefined) {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* it has exited already */ }
     await child.status;
-    throw new Error(`Cannot start the server process: ${await stderr}`);
+    await drained;
+    throw new Error(`Cannot start the server process: ${stderr.text}`);
   }
   return {
     url,
+    output: () => ({ stdout: stdout.text, stderr: stderr.text }),
     stop: async () => {
       child.kill("SIGTERM");
       await child.status;
       await drained;
-      await stderr;
+      return { stdout: stdout.text, stderr: stderr.text };
     },
   };
+}
+
+function delay(ms: number): Promise<true> {
+  return new Promise((resolve) => setTimeout(() => resolve(true), ms));
 }
