@@ -253,6 +253,13 @@ for (const kind of testBackends()) {
         await refused(one(mineNow.body.data[0].id), 204);
         await refused(one(mineNow.body.data[0].id), 404);
         await refused(one(eventId, null), 401);
+        const unscoped = await createApiKey(server, { contributor: "someone else" });
+        await server.service.deps.db.sql`
+          UPDATE api_keys SET scopes = '{events:read}' WHERE id = ${unscoped.id}`;
+        await refused(one(eventId, unscoped.key), 403);
+        // Back in the documented set, for the key listings that follow.
+        await server.service.deps.db.sql`
+          UPDATE api_keys SET scopes = '{events:write}' WHERE id = ${unscoped.id}`;
         await overLimit((key) => one(crypto.randomUUID(), key));
       });
 

@@ -103,6 +103,15 @@ for (const kind of testBackends()) {
         const ops = await createApiKey(server, { contributor: "alice", scopes: ["admin"] });
         const bobsId = (await idOf("evt-9"))!;
         assert.equal((await call("DELETE", `/api/v1/events/${bobsId}`, null)).status, 401);
+        // A key holding neither events:write nor admin (a scope of another version, say) is
+        // refused like on every other guarded operation, not told that the event is missing.
+        const reader = await createApiKey(server, { contributor: "bob" });
+        await sql`UPDATE api_keys SET scopes = '{events:read}' WHERE id = ${reader.id}`;
+        const forbidden = await call("DELETE", `/api/v1/events/${bobsId}`, reader.key);
+        assert.equal(forbidden.status, 403);
+        assert.equal(forbidden.body.code, "forbidden");
+        assert.match(forbidden.body.message, /lacks the scope events:write or admin/);
+        assert.equal((await call("GET", `/api/v1/events/${bobsId}`, null)).status, 200);
         assert.equal((await call("DELETE", `/api/v1/events/${bobsId}`, ops.key)).status, 204);
         await postBatch(server.url, bob.key, { events: [sampleEvent(9, { title: "Bob's own" })] });
       });
