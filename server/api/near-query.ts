@@ -9,7 +9,11 @@ import type { NearFilter } from "../db/near-condition.ts";
 export const DEFAULT_RADIUS_KM = 50;
 export const MAX_RADIUS_KM = 1000;
 
-const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
+/** A decimal number as the parameters take it (spaces around it allowed). */
+const DECIMAL_SOURCE = String.raw`\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*`;
+const DECIMAL = new RegExp(`^${DECIMAL_SOURCE}$`);
+/** The form of `near`, as documented: two decimals joined by a comma. */
+const NEAR_PATTERN = `^${DECIMAL_SOURCE},${DECIMAL_SOURCE}$`;
 
 type Point = { latitude: number; longitude: number };
 
@@ -35,7 +39,7 @@ export const nearQueryShape = {
     return { latitude, longitude };
   }).meta({
     type: "string",
-    pattern: "^-?[0-9.]+,-?[0-9.]+$",
+    pattern: NEAR_PATTERN,
     example: "38.72,-9.14",
     description: "Only events with coordinates within `radius_km` of this point, given as " +
       "latitude,longitude in decimal degrees (great-circle distance; correct across the " +

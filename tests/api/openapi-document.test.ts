@@ -56,6 +56,39 @@ Deno.test("the OpenAPI document validates as 3.1 and lints clean", async (t) => 
       assert.deepEqual(schema("platform").enum.length, 7);
     });
 
+    await t.step("near and radius_km are typed as the server reads them", async () => {
+      for (const path of ["/api/v1/events", "/api/v1/search"]) {
+        const params = document.paths[path].get.parameters;
+        const schema = (name: string) =>
+          params.find((p: { name: string }) => p.name === name).schema;
+        assert.equal(schema("radius_km").type, "number");
+        assert.equal(schema("radius_km").exclusiveMinimum, 0);
+        assert.equal(schema("radius_km").maximum, 1000);
+        assert.equal(schema("near").type, "string");
+        const pattern = new RegExp(schema("near").pattern, "u");
+        // Points within range: the pattern says which forms the server takes, event by event.
+        const forms = [
+          ["52.52,13.405", true],
+          ["+52.5, -13", true],
+          [".5,1.", true],
+          ["-0,0", true],
+          ["52.52", false],
+          ["52.52,13.405,1", false],
+          ["1.2.3,4", false],
+          ["a,b", false],
+          ["5e1,3", false],
+          [",", false],
+        ] as const;
+        for (const [near, valid] of forms) {
+          assert.equal(pattern.test(near), valid, `pattern on ${near}`);
+          const q = path === "/api/v1/search" ? "q=x&" : "";
+          const res = await fetch(`${server.url}${path}?${q}near=${encodeURIComponent(near)}`);
+          await res.body?.cancel();
+          assert.equal(res.status, valid ? 200 : 400, `${path} near=${near}`);
+        }
+      }
+    });
+
     await t.step("URL fields claim no format the server does not enforce", () => {
       const event = document.components.schemas.Event.properties;
       for (const field of ["source_url", "organiser_url", "cover_image_url"]) {
