@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { siteOrigin } from "../web/site-context.ts";
+import { siteOrigin } from "../request-origin.ts";
 
 export type CookieName = "session" | "csrf";
 

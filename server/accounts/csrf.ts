@@ -10,8 +10,8 @@ import { every } from "hono/combine";
 import { timingSafeEqual } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { AppError } from "../errors.ts";
-import { siteOrigin } from "../web/site-context.ts";
-import type { Viewer } from "../web/page-context.ts";
+import { siteOrigin } from "../request-origin.ts";
+import type { Viewer } from "./viewer.ts";
 import { randomToken, readCookie, writeCookie } from "./cookies.ts";
 
 /** The largest form body the site reads: its forms hold a few short fields. */

@@ -8,7 +8,7 @@ import type { AppDeps } from "../app-env.ts";
 import type { ApiKeyRecord } from "../db/api-keys.ts";
 import { listApiKeys } from "../db/api-keys.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
-import type { Viewer } from "../web/page-context.ts";
+import type { Viewer } from "./viewer.ts";
 
 /** The scopes a contributor may give their own keys. */
 export const CONTRIBUTOR_SCOPES = ["events:write"] as const;

@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { AppDeps, AppEnv } from "../app-env.ts";
 import { createEventsMcpServer } from "./events-mcp-server.ts";
+import { requestOrigin } from "../request-origin.ts";
 import type { Site } from "./event-views.ts";
 
 /** Tool arguments are small: a request body past this is refused before it is parsed. */
@@ -119,12 +120,5 @@ function refused(status: 400 | 403, message: string): Response {
 
 /** Where event pages live: this request's origin, or the proxy's when behind a trusted one. */
 function siteOf(request: Request | undefined, trustProxy: boolean): Site {
-  const url = new URL(request?.url ?? "http://localhost/");
-  if (trustProxy && request) {
-    const proto = request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim();
-    const host = request.headers.get("X-Forwarded-Host")?.split(",")[0]?.trim();
-    if (proto && /^https?$/.test(proto)) url.protocol = `${proto}:`;
-    if (host && /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(host)) url.host = host;
-  }
-  return { origin: url.origin };
+  return { origin: request ? requestOrigin(request, trustProxy) : "http://localhost" };
 }

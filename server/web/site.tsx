@@ -12,7 +12,7 @@ import { clientAddress } from "../client-address.ts";
 import { loadStaticAssets } from "./static-assets.ts";
 import { siteSecurityHeaders } from "./security-headers.ts";
 import type { SiteEnv } from "./site-context.ts";
-import { loadViewer } from "./viewer.ts";
+import { loadViewer } from "../accounts/viewer.ts";
 import { notFoundPage, onSiteError, wantsPage } from "./site-errors.tsx";
 import { homeRoute } from "./routes/home-route.tsx";
 import { eventIcsRoute, eventRoute } from "./routes/event-route.tsx";

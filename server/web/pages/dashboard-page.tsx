@@ -6,7 +6,8 @@ import { CONTRIBUTOR_SCOPES, KEY_LIFETIMES } from "../../accounts/dashboard-keys
 import { CsrfField, Layout } from "../components/layout.tsx";
 import { EventsTable, KeysTable } from "../components/dashboard-tables.tsx";
 import { FormProblems } from "../components/form-problems.tsx";
-import type { PageContext, Viewer } from "../page-context.ts";
+import type { PageContext } from "../page-context.ts";
+import type { Viewer } from "../../accounts/viewer.ts";
 
 export interface DashboardPageProps {
   page: PageContext;

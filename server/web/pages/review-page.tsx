@@ -5,7 +5,8 @@ import type { ApiKeyRecord } from "../../db/api-keys.ts";
 import { CsrfField, Layout } from "../components/layout.tsx";
 import { TableWrap } from "../components/table-wrap.tsx";
 import { EventCard } from "../components/event-card.tsx";
-import type { PageContext, Viewer } from "../page-context.ts";
+import type { PageContext } from "../page-context.ts";
+import type { Viewer } from "../../accounts/viewer.ts";
 import { formatInstant } from "../event-times.ts";
 
 /** A pending key and its first batch. */

@@ -16,8 +16,9 @@ import { isUuid } from "../../uuid.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { ConfirmPage, type ConfirmPageProps } from "../pages/confirm-page.tsx";
 import { KeyCreatedPage } from "../pages/key-created-page.tsx";
-import type { Viewer } from "../page-context.ts";
-import { pageContext, siteOrigin } from "../site-context.ts";
+import type { Viewer } from "../../accounts/viewer.ts";
+import { pageContext } from "../site-context.ts";
+import { siteOrigin } from "../../request-origin.ts";
 import { renderDashboard, requireViewer } from "./dashboard-routes.tsx";
 
 async function ownKey(c: Context<AppEnv>, viewer: Viewer): Promise<ApiKeyRecord> {

@@ -8,7 +8,7 @@ import { apiKeyDigest, digestsEqual } from "../../auth/api-key-digest.ts";
 import { AppError } from "../../errors.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { DashboardPage, type DashboardPageProps } from "../pages/dashboard-page.tsx";
-import type { Viewer } from "../page-context.ts";
+import type { Viewer } from "../../accounts/viewer.ts";
 import { pageContext } from "../site-context.ts";
 
 /** Events listed on the dashboard. */

@@ -8,7 +8,8 @@ import { AppError } from "../../errors.ts";
 import { isUuid } from "../../uuid.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { EventPage } from "../pages/event-page.tsx";
-import { pageContext, siteOrigin } from "../site-context.ts";
+import { pageContext } from "../site-context.ts";
+import { siteOrigin } from "../../request-origin.ts";
 import { calendarOf } from "../feeds/ics-writer.ts";
 
 const SIMILAR = 4;

@@ -9,7 +9,7 @@ import { listEvents } from "../../db/event-reads.ts";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import { calendarOf } from "../feeds/ics-writer.ts";
 import { atomFeedOf } from "../feeds/atom-writer.ts";
-import { siteOrigin } from "../site-context.ts";
+import { siteOrigin } from "../../request-origin.ts";
 import { withParams } from "../page-query.ts";
 
 /** Feeds hold the largest page the API gives unless `limit` says otherwise. */

@@ -8,7 +8,8 @@ import { AppError } from "../../errors.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { HomePage, type HomeResults } from "../pages/home-page.tsx";
 import { pageFilters, type PageQuery, readPageQuery, withParams } from "../page-query.ts";
-import { pageContext, siteOrigin } from "../site-context.ts";
+import { pageContext } from "../site-context.ts";
+import { siteOrigin } from "../../request-origin.ts";
 
 const PAGE_SIZE = 20;
 const MAX_SEARCH_RESULTS = 100;

@@ -15,7 +15,7 @@ import { isUuid } from "../../uuid.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { ReviewPage } from "../pages/review-page.tsx";
 import { ConfirmPage } from "../pages/confirm-page.tsx";
-import type { Viewer } from "../page-context.ts";
+import type { Viewer } from "../../accounts/viewer.ts";
 import { pageContext } from "../site-context.ts";
 import { requireViewer } from "./dashboard-routes.tsx";
 

@@ -1,9 +1,23 @@
 /** The signed-in visitor of a request, from the session cookie. */
 import type { Context } from "hono";
 import type { AppDeps } from "../app-env.ts";
-import { currentSession } from "../accounts/sessions.ts";
-import { isOperator, isOperatorAddress } from "../accounts/operators.ts";
-import type { Viewer } from "./page-context.ts";
+import { currentSession } from "./sessions.ts";
+import { isOperator, isOperatorAddress } from "./operators.ts";
+
+/** A signed-in visitor, as pages and handlers need to know them. */
+export interface Viewer {
+  accountId: string;
+  email: string;
+  /** The contributor the account is: owner of its keys and their events. */
+  contributorId: string;
+  contributorName: string;
+  /** Whether the address is in OPERATOR_EMAILS (confirmed or not). */
+  operatorAddress: boolean;
+  /** Whether the account may act as an operator: listed address, proven operator key. */
+  isOperator: boolean;
+  /** The session's CSRF token, put in every form. */
+  csrfToken: string;
+}
 
 /** The viewer, or null when the request has no live session. */
 export async function loadViewer(c: Context, deps: AppDeps): Promise<Viewer | null> {
