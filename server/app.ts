@@ -1,7 +1,9 @@
 /** The HTTP application: the API's declared routes, MCP, the site, and the one error handler. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv } from "./app-env.ts";
-import { errorResponse, isExpectedError } from "./errors.ts";
+import { isExpectedError } from "./errors.ts";
+import { errorResponse } from "./error-response.ts";
+import { logProblem } from "./log-line.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
@@ -52,12 +54,7 @@ export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
   }));
   app.onError((err, c) => {
     if (!isExpectedError(err)) {
-      console.error(JSON.stringify({
-        time: new Date().toISOString(),
-        level: "error",
-        request_id: c.get("requestId"),
-        error: err instanceof Error ? err.stack ?? err.message : String(err),
-      }));
+      logProblem({ level: "error", request_id: c.get("requestId"), error: err });
     }
     return errorResponse(c, err);
   });

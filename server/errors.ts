@@ -1,11 +1,10 @@
 /**
- * The closed set of errors the API answers with, and the one place that turns them into HTTP
- * responses. Handlers throw AppError; nothing else builds an error body.
+ * The closed set of errors the API answers with, and the one place that shapes their answers:
+ * status, headers and JSON body, with no framework needed (errorBody, errorHeaders). Handlers
+ * throw AppError; server/error-response.ts answers whatever was thrown with these.
  */
-import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ValidationDetail } from "../shared/validation-details.ts";
-import { isDatabaseUnavailable } from "./db/connection-errors.ts";
 
 const STATUS = {
   validation_failed: 400,
@@ -66,16 +65,6 @@ export function validationError(details: ValidationDetail[]): AppError {
   return new AppError("validation_failed", "Validation failed", { details });
 }
 
-/** A lost database connection (restart, failover) is the database's absence, not a bug: 503. */
-function databaseUnavailable(): AppError {
-  return new AppError(
-    "service_unavailable",
-    "The database is unavailable for a moment (restarting or failing over): send the request " +
-      "again in a few seconds",
-    { retryAfterSeconds: 2 },
-  );
-}
-
 /** Hono's own refusals (library middleware throws HTTPException), in our closed set. */
 function fromHttpException(err: HTTPException): AppError | null {
   const code = (Object.keys(STATUS) as ErrorCode[]).find((k) => STATUS[k] === err.status);
@@ -91,22 +80,31 @@ export function isExpectedError(err: unknown): boolean {
   return err instanceof AppError || (err instanceof HTTPException && err.status < 500);
 }
 
-/** The JSON response for any thrown value; unknown errors become a 500 without internals. */
-export function errorResponse(c: Context, err: unknown): Response {
-  const appError = (err instanceof AppError ? err : null) ??
+/** The AppError a thrown value stands for; an unknown one is `internal`, without internals. */
+export function toAppError(err: unknown): AppError {
+  return (err instanceof AppError ? err : null) ??
     (err instanceof HTTPException ? fromHttpException(err) : null) ??
-    (isDatabaseUnavailable(err) ? databaseUnavailable() : null) ??
     new AppError("internal", "The server could not complete the request; try again later.");
-  const { details, headers = {}, retryAfterSeconds } = appError.options;
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  if (retryAfterSeconds !== undefined) c.header("Retry-After", String(retryAfterSeconds));
-  const body = appError.code === "validation_failed"
-    ? { error: TITLE.validation_failed, details: details ?? [] }
-    : {
-      error: TITLE[appError.code],
-      code: appError.code,
-      message: appError.message,
-      ...(retryAfterSeconds === undefined ? {} : { retry_after: retryAfterSeconds }),
-    };
-  return c.json(body, appError.status as 400);
+}
+
+/** The headers `error` asks for, Retry-After included. */
+export function errorHeaders(error: AppError): Record<string, string> {
+  const { headers = {}, retryAfterSeconds } = error.options;
+  return retryAfterSeconds === undefined
+    ? { ...headers }
+    : { ...headers, "Retry-After": String(retryAfterSeconds) };
+}
+
+/** The JSON body of the answer to `error`. */
+export function errorBody(error: AppError): Record<string, unknown> {
+  const { details, retryAfterSeconds } = error.options;
+  if (error.code === "validation_failed") {
+    return { error: TITLE.validation_failed, details: details ?? [] };
+  }
+  return {
+    error: TITLE[error.code],
+    code: error.code,
+    message: error.message,
+    ...(retryAfterSeconds === undefined ? {} : { retry_after: retryAfterSeconds }),
+  };
 }

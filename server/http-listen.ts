@@ -95,7 +95,7 @@ export async function listenHttp(
 
 /** The whole HTTP answer for an error the front gives without Deno.serve. */
 async function standaloneBytes(code: ErrorCode, message: string): Promise<Uint8Array> {
-  return await httpResponseBytes(await standaloneErrorResponse(new AppError(code, message)));
+  return await httpResponseBytes(standaloneErrorResponse(new AppError(code, message)));
 }
 
 function listenError(err: unknown, { port, host }: Pick<Config, "port" | "host">) {

@@ -18,7 +18,7 @@ export class RequestDrain {
   wrap(handler: Handler): Handler {
     return async (request, info) => {
       if (this.#draining) {
-        return await standaloneErrorResponse(
+        return standaloneErrorResponse(
           new AppError(
             "service_unavailable",
             "The server is stopping: send the request again in a moment",

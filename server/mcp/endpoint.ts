@@ -15,6 +15,7 @@ import {
 import type { AppDeps, AppEnv } from "../app-env.ts";
 import { createEventsMcpServer } from "./events-mcp-server.ts";
 import { requestOrigin } from "../request-origin.ts";
+import { logProblem } from "../log-line.ts";
 import type { Site } from "./event-views.ts";
 
 /** Tool arguments are small: a request body past this is refused before it is parsed. */
@@ -36,11 +37,7 @@ export function mcpEndpoint(deps: AppDeps): (c: Context<AppEnv>) => Promise<Resp
       onerror: (err) => {
         // Rejected requests (malformed JSON-RPC and the like) land here: a request log line.
         if (!deps.config.logRequests) return;
-        console.error(JSON.stringify({
-          time: new Date().toISOString(),
-          level: "warn",
-          mcp: err.message.slice(0, 300),
-        }));
+        logProblem({ level: "warn", mcp: err.message.slice(0, 300) });
       },
     },
   );

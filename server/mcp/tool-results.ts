@@ -5,6 +5,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { AppError } from "../errors.ts";
+import { logProblem } from "../log-line.ts";
 
 /** A problem with the call itself; its message tells the caller how to change the call. */
 export class ToolCallError extends Error {
@@ -35,12 +36,7 @@ export async function runTool(
   } catch (err) {
     if (err instanceof ToolCallError) return toolError(err.message);
     if (err instanceof AppError && err.code !== "internal") return toolError(err.message);
-    console.error(JSON.stringify({
-      time: new Date().toISOString(),
-      level: "error",
-      mcp_tool: tool,
-      error: err instanceof Error ? err.stack ?? err.message : String(err),
-    }));
+    logProblem({ level: "error", mcp_tool: tool, error: err });
     return toolError(`${tool} failed on the server; try the same call again in a moment.`);
   }
 }

@@ -4,7 +4,9 @@
  */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { AppError, errorResponse } from "../errors.ts";
+import { errorHeaders, isExpectedError } from "../errors.ts";
+import { answeredError, errorResponse } from "../error-response.ts";
+import { logProblem } from "../log-line.ts";
 import type { SiteEnv } from "./site-context.ts";
 import { pageContext } from "./site-context.ts";
 import { renderDocument } from "./components/layout.tsx";
@@ -69,17 +71,17 @@ export function onSiteError(err: Error, c: Context): Response {
     );
   }
   if (!isPage(c)) return errorResponse(c, err);
-  if (err instanceof AppError) {
-    const { headers = {}, retryAfterSeconds } = err.options;
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    if (retryAfterSeconds !== undefined) c.header("Retry-After", String(retryAfterSeconds));
-    return errorPage(c, err.status, err.message);
+  if (!isExpectedError(err)) {
+    logProblem({
+      level: "error",
+      request_id: (c as Context<SiteEnv>).get("requestId"),
+      error: err,
+    });
   }
-  console.error(JSON.stringify({
-    time: new Date().toISOString(),
-    level: "error",
-    request_id: (c as Context<SiteEnv>).get("requestId"),
-    error: err.stack ?? err.message,
-  }));
-  return errorPage(c, 500, "The page could not be shown. Try again in a moment.");
+  const error = answeredError(err);
+  if (error.code === "internal") {
+    return errorPage(c, 500, "The page could not be shown. Try again in a moment.");
+  }
+  for (const [name, value] of Object.entries(errorHeaders(error))) c.header(name, value);
+  return errorPage(c, error.status, error.message);
 }

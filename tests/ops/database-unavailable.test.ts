@@ -5,9 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { errorResponse } from "../../server/errors.ts";
+import { errorResponse } from "../../server/error-response.ts";
 import { connectFailureMessage, isDatabaseUnavailable } from "../../server/db/connection-errors.ts";
 import { isDriverNullWrite } from "../../server/db/driver-guard.ts";
+import { onSiteError } from "../../server/web/site-errors.tsx";
+import type { SiteEnv } from "../../server/web/site-context.ts";
+import type { StaticAssets } from "../../server/web/static-assets.ts";
 
 const withCode = (code: string, message = code) => Object.assign(new Error(message), { code });
 
@@ -59,6 +62,27 @@ Deno.test("the error handler answers a lost database with a JSON 503 and Retry-A
     assert.doesNotMatch(JSON.stringify(body), /5432|administrator/);
   }
   assert.equal((await app.request("/bug")).status, 500);
+});
+
+Deno.test("a site page answers a lost database with a 503 page and the same Retry-After", async () => {
+  const app = new Hono<SiteEnv>();
+  const assets = { url: (name: string) => `/static/${name}`, serve: () => new Response() };
+  app.use("*", async (c, next) => {
+    c.set("assets", assets as StaticAssets);
+    c.set("viewer", null);
+    await next();
+  });
+  app.get("/page", () => {
+    throw withCode("CONNECTION_CLOSED", "write CONNECTION_CLOSED 127.0.0.1:5432");
+  });
+  app.onError(onSiteError);
+  const res = await app.request("/page", { headers: { Accept: "text/html" } });
+  assert.equal(res.status, 503);
+  assert.equal(res.headers.get("Retry-After"), "2");
+  assert.match(res.headers.get("Content-Type") ?? "", /^text\/html/);
+  const page = await res.text();
+  assert.match(page, /database is unavailable for a moment/);
+  assert.doesNotMatch(page, /5432/);
 });
 
 Deno.test("a failed first connection names what is wrong and DATABASE_URL, never the password", () => {
