@@ -3,7 +3,7 @@
  * (cli/main.ts) turns these into exit codes, so every code has exactly one meaning.
  */
 
-/** Exit codes, as documented in `events --help` and the README. */
+/** Exit codes, as documented in `events --help` and docs/cli.md. */
 export const EXIT = {
   ok: 0,
   rejected: 1,

@@ -8,6 +8,7 @@ import process from "node:process";
 import { Command, CommanderError, Option } from "commander";
 import { PLATFORMS } from "../shared/event-schema.ts";
 import { SCOPES } from "../shared/api-schemas.ts";
+import { KEY_STATUSES, RATE_LIMIT_BOUNDS } from "../shared/key-schemas.ts";
 import { CliError, EXIT } from "./errors.ts";
 import { processTerminal, red, type Terminal } from "./output/terminal.ts";
 import {
@@ -184,15 +185,11 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
   const admin = program.command("admin").description("operator commands (take the operator key)");
   admin.command("keys").description("list API keys")
     .addOption(
-      new Option("--status <status>", "only keys in this state").choices([
-        "untrusted",
-        "pending",
-        "trusted",
-        "revoked",
-      ]),
+      new Option("--status <status>", "only keys in this state").choices(KEY_STATUSES),
     )
     .action(async (_options: unknown, command: Command) => {
-      const o = globals<{ status?: string }>(command);
+      // commander has checked --status against KEY_STATUSES (.choices above).
+      const o = globals<{ status?: (typeof KEY_STATUSES)[number] }>(command);
       await listKeys(apiSettings(o, env, { admin: true }), {
         status: o.status,
         json: Boolean(o.json),
@@ -243,7 +240,7 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
         scopes: o.scope.length > 0 ? o.scope : ["events:write"],
         rateLimit: o.rateLimit === undefined
           ? undefined
-          : integerOption("--rate-limit", o.rateLimit, 1, 100_000),
+          : rateLimitOption("--rate-limit", o.rateLimit),
         json: Boolean(o.json),
       }, terminal);
     });
@@ -252,12 +249,16 @@ export function buildProgram(terminal: Terminal, env: Record<string, string | un
   )
     .action(async (ref: string, perMinute: string, _options: unknown, command: Command) => {
       const o = globals(command);
-      const limit = integerOption("set-limit", perMinute, 1, 100_000);
+      const limit = rateLimitOption("set-limit", perMinute);
       await setRateLimit(apiSettings(o, env, { admin: true }), ref, limit, {
         json: Boolean(o.json),
       }, terminal);
     });
   return program;
+}
+
+function rateLimitOption(name: string, value: string): number {
+  return integerOption(name, value, RATE_LIMIT_BOUNDS.min, RATE_LIMIT_BOUNDS.max);
 }
 
 function collectScope(value: string, previous: string[] = []): string[] {

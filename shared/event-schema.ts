@@ -151,7 +151,7 @@ function toEventRecord(e: CheckedEvent) {
     longitude: given(e.longitude),
     is_virtual: e.is_virtual ?? false,
     is_hybrid: given(e.is_hybrid),
-    // Free unless a price above 0 says otherwise (CONTRACT.md).
+    // Free unless a price above 0 says otherwise (docs/api.md#field-rules).
     is_free: e.is_free ?? priceAboveZero(e) === null,
     price_min: given(e.price_min),
     price_max: given(e.price_max),
@@ -182,7 +182,7 @@ export const EventChecks = z.strictObject(eventShape, {
 })
   .superRefine(checkAcrossFields, { when: () => true });
 
-/** One submitted event: every field rule of the spec and of CONTRACT.md, normalised. */
+/** One submitted event: every field rule of the spec and of docs/api.md#field-rules, normalised. */
 export const EventInput = EventChecks
   .transform(toEventRecord)
   .meta({ id: "Event", description: "An event as a contributor submits it." });

@@ -19,6 +19,9 @@ const keyLabel = (field: string) =>
       message: `${field} must not contain NUL characters or unpaired UTF-16 surrogates`,
     });
 
+/** The rate limits per minute an operator may give a key (the server's and the CLI's check). */
+export const RATE_LIMIT_BOUNDS = { min: 1, max: 100_000 } as const;
+
 /** A rate limit per minute, as operators set it. */
 export const RateLimitPerMinute = z.number({
   error: (issue) =>
@@ -27,8 +30,12 @@ export const RateLimitPerMinute = z.number({
       : "rate_limit_per_minute must be a number",
 })
   .int({ message: "rate_limit_per_minute must be a whole number" })
-  .min(1, { message: "rate_limit_per_minute must be at least 1" })
-  .max(100_000, { message: "rate_limit_per_minute must be at most 100000" })
+  .min(RATE_LIMIT_BOUNDS.min, {
+    message: `rate_limit_per_minute must be at least ${RATE_LIMIT_BOUNDS.min}`,
+  })
+  .max(RATE_LIMIT_BOUNDS.max, {
+    message: `rate_limit_per_minute must be at most ${RATE_LIMIT_BOUNDS.max}`,
+  })
   .meta({ description: "Requests per minute the key may make." });
 
 /** A future instant with Z or an offset: when a key stops working. */

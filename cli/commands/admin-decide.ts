@@ -3,7 +3,8 @@ import type { ApiSettings } from "../settings.ts";
 import type { Terminal } from "../output/terminal.ts";
 import { renderPairs } from "../output/tables.ts";
 import { adminRequest, keyPath } from "./admin-request.ts";
-import { keyPairs, type KeyView } from "./admin-keys.ts";
+import { ApiKeyView } from "../../shared/key-schemas.ts";
+import { keyPairs } from "./admin-keys.ts";
 
 /** The operator's decisions on a key. */
 export type Decision = "trust" | "untrust" | "revoke";
@@ -22,7 +23,11 @@ export async function decideKey(
   options: { json: boolean },
   terminal: Terminal,
 ) {
-  const key = await adminRequest(api, "POST", keyPath(ref, `/${decision}`)) as KeyView;
+  const key = await adminRequest(api, {
+    method: "POST",
+    path: keyPath(ref, `/${decision}`),
+    answer: ApiKeyView,
+  });
   if (options.json) return terminal.out(JSON.stringify(key, null, 2));
   terminal.out(renderPairs(keyPairs(key), terminal.colour));
   terminal.err(DONE[decision]);

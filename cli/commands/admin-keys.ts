@@ -1,30 +1,13 @@
 /** `events admin keys`, `create-key` and `set-limit`. */
-import { UsageError } from "../errors.ts";
+import { z } from "zod";
+import { ApiKeyView, KEY_STATUSES, NewApiKey } from "../../shared/key-schemas.ts";
 import type { ApiSettings } from "../settings.ts";
 import type { Terminal } from "../output/terminal.ts";
 import { cell, renderPairs, renderTable } from "../output/tables.ts";
 import { adminRequest, keyPath } from "./admin-request.ts";
 
-const STATUSES = ["untrusted", "pending", "trusted", "revoked"];
-
-/** A key as the operator API returns it (fields the CLI shows). */
-export interface KeyView {
-  id: string;
-  prefix: string;
-  name: string;
-  contributor: string;
-  scopes: string[];
-  status: string;
-  rate_limit_per_minute: number;
-  created_at: string;
-  first_batch_at?: string | null;
-  last_used_at?: string | null;
-  revoked_at?: string | null;
-  key?: string;
-}
-
 /** The rows of one key, for `review`, `trust` and the like. */
-export function keyPairs(key: KeyView): [string, string | number][] {
+export function keyPairs(key: ApiKeyView): [string, string | number][] {
   return [
     ["Prefix", key.prefix],
     ["Id", key.id],
@@ -39,19 +22,18 @@ export function keyPairs(key: KeyView): [string, string | number][] {
   ];
 }
 
-/** Lists keys, optionally of one status. */
+/** Lists keys, optionally of one status (the command line has checked it is one of KEY_STATUSES). */
 export async function listKeys(
   api: ApiSettings,
-  options: { status?: string; json: boolean },
+  options: { status?: (typeof KEY_STATUSES)[number]; json: boolean },
   terminal: Terminal,
 ) {
-  if (options.status !== undefined && !STATUSES.includes(options.status)) {
-    throw new UsageError(
-      `Cannot use --status ${options.status}: use one of ${STATUSES.join(", ")}`,
-    );
-  }
   const query = options.status ? `?status=${options.status}` : "";
-  const keys = await adminRequest(api, "GET", `/api/v1/admin/keys${query}`) as KeyView[];
+  const keys = await adminRequest(api, {
+    method: "GET",
+    path: `/api/v1/admin/keys${query}`,
+    answer: z.array(ApiKeyView),
+  });
   if (options.json) return terminal.out(JSON.stringify(keys, null, 2));
   if (keys.length === 0) {
     return terminal.out(options.status ? `No ${options.status} keys.` : "No keys.");
@@ -90,9 +72,14 @@ export async function createKey(
     scopes: options.scopes,
   };
   if (options.rateLimit !== undefined) body.rate_limit_per_minute = options.rateLimit;
-  const key = await adminRequest(api, "POST", "/api/v1/admin/keys", body) as KeyView;
+  const key = await adminRequest(api, {
+    method: "POST",
+    path: "/api/v1/admin/keys",
+    body,
+    answer: NewApiKey,
+  });
   if (options.json) return terminal.out(JSON.stringify(key, null, 2));
-  terminal.out(renderPairs([...keyPairs(key), ["Key", key.key ?? ""]], terminal.colour));
+  terminal.out(renderPairs([...keyPairs(key), ["Key", key.key]], terminal.colour));
   terminal.err("Give the key to the contributor now: it is not shown again.");
 }
 
@@ -104,9 +91,12 @@ export async function setRateLimit(
   options: { json: boolean },
   terminal: Terminal,
 ) {
-  const key = await adminRequest(api, "PATCH", keyPath(ref), {
-    rate_limit_per_minute: perMinute,
-  }) as KeyView;
+  const key = await adminRequest(api, {
+    method: "PATCH",
+    path: keyPath(ref),
+    body: { rate_limit_per_minute: perMinute },
+    answer: ApiKeyView,
+  });
   if (options.json) return terminal.out(JSON.stringify(key, null, 2));
   terminal.out(renderPairs(keyPairs(key), terminal.colour));
 }

@@ -3,12 +3,8 @@ import type { ApiSettings } from "../settings.ts";
 import type { Terminal } from "../output/terminal.ts";
 import { cell, renderPairs, renderTable } from "../output/tables.ts";
 import { adminRequest, keyPath } from "./admin-request.ts";
-import { keyPairs, type KeyView } from "./admin-keys.ts";
-
-interface FirstBatch {
-  received_at: string;
-  events: Record<string, unknown>[];
-}
+import { KeyReview } from "../../shared/key-schemas.ts";
+import { keyPairs } from "./admin-keys.ts";
 
 /** Shows the key and its first batch as a table. */
 export async function reviewKey(
@@ -17,9 +13,7 @@ export async function reviewKey(
   options: { json: boolean },
   terminal: Terminal,
 ) {
-  const key = await adminRequest(api, "GET", keyPath(ref)) as KeyView & {
-    first_batch: FirstBatch | null;
-  };
+  const key = await adminRequest(api, { method: "GET", path: keyPath(ref), answer: KeyReview });
   if (options.json) return terminal.out(JSON.stringify(key, null, 2));
   terminal.out(renderPairs(keyPairs(key), terminal.colour));
   if (!key.first_batch) {

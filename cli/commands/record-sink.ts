@@ -1,6 +1,6 @@
 /**
  * Where valid records go: into batches sent to the service (push), into the list a dry run
- * shows, or nowhere (validate). Keeps the summary's send figures current.
+ * shows, or nowhere (validate). The sender keeps the summary's send figures current.
  */
 import { ApiClient } from "../send/api-client.ts";
 import { type Batch, BatchSender } from "../send/batch-sender.ts";
@@ -39,10 +39,12 @@ export class RecordSink {
         apiKey: options.send.api.apiKey,
         timeoutMs: options.send.api.timeoutMs,
       });
+      // The sender adds to the summary's own figures as answers come.
       this.#sender = new BatchSender(this.client, {
         maxRetries: options.send.maxRetries,
         onProblem: options.onProblem,
         onWait: options.onWait,
+        totals: summary,
       });
     }
   }
@@ -70,20 +72,7 @@ export class RecordSink {
       if (this.summary.dry_run) this.shown.push(...current.events);
       return;
     }
-    try {
-      await sender.send(current);
-    } finally {
-      const totals = sender.totals;
-      Object.assign(this.summary, {
-        batches: totals.batches,
-        inserted: totals.inserted,
-        updated: totals.updated,
-        rejected: totals.rejected,
-        retries: totals.retries,
-        request_ms: Math.round(totals.requestMs),
-        waited_ms: Math.round(totals.waitedMs),
-      });
-    }
+    await sender.send(current);
   }
 
   /** Closes the connections. */

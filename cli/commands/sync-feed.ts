@@ -105,11 +105,11 @@ export async function syncFeed(
     apiKey: settings.api.apiKey,
     timeoutMs: settings.api.timeoutMs,
   });
-  const waited = { ms: 0 };
+  const figures = { retries: 0, request_ms: 0, waited_ms: 0 };
   const requests = new RetryingRequests(client, {
     maxRetries: settings.maxRetries,
     onWait: settings.onWait,
-    waited,
+    figures,
   });
   try {
     const platforms = [...inventory.platforms].sort();
@@ -140,7 +140,7 @@ export async function syncFeed(
         );
       }
     }
-    if (settings.dryRun) return { outcome, waitedMs: waited.ms };
+    if (settings.dryRun) return { outcome, waitedMs: figures.waited_ms };
     const removed = await deleteOwnEvents(requests, [
       ...stale.map(({ platform, external_id }) => ({ platform, external_id })),
       ...cancelled,
@@ -149,7 +149,7 @@ export async function syncFeed(
     // the ones found, and what was not found was a cancelled event never stored.
     outcome.deleted = Math.min(stale.length, removed.deleted);
     outcome.cancelled_deleted = removed.deleted - outcome.deleted;
-    return { outcome, waitedMs: waited.ms };
+    return { outcome, waitedMs: figures.waited_ms };
   } finally {
     await client.close();
   }

@@ -104,13 +104,20 @@ export function header(response: ApiResponse, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The server's own words for an error answer, for messages. */
+/**
+ * The server's own words for an error answer, for messages, without a closing full stop: they
+ * are set inside the CLI's own sentences ("...: <text>. Check --api-key"), which end them.
+ */
 export function errorText(response: ApiResponse): string {
+  return ownWords(response).replace(/(?<!\.)\.$/, "");
+}
+
+function ownWords(response: ApiResponse): string {
   const body = response.body as { message?: unknown; error?: unknown } | string | null;
   if (body && typeof body === "object") {
-    const message = typeof body.message === "string" ? body.message : undefined;
-    const error = typeof body.error === "string" ? body.error : undefined;
-    if (message || error) return message ?? error ?? "";
+    const message = typeof body.message === "string" ? body.message.trim() : undefined;
+    const error = typeof body.error === "string" ? body.error.trim() : undefined;
+    if (message || error) return message || error || "";
   }
   if (typeof body === "string" && body.trim() !== "") return body.trim().slice(0, 200);
   return `HTTP ${response.status}`;

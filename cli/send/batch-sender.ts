@@ -1,19 +1,12 @@
 /**
- * Sends batches to POST /api/v1/events: paced by the RateLimit fields, retried on 429, 5xx,
- * timeouts and dropped connections (upserts make a repeat harmless), split on 413; a 400 costs
- * only its own batch, and 401/403 stop everything.
+ * Sends batches to POST /api/v1/events through the CLI's one retry loop (upserts make a repeat
+ * harmless): what a 200 stored, what a 400 refused (only its own batch), a 413 split in halves.
  */
 import { BatchResult, ValidationErrorBody } from "../../shared/api-schemas.ts";
-import { AuthError, GaveUpError, UsageError } from "../errors.ts";
-import { type ApiClient, type ApiResponse, errorText, TransportError } from "./api-client.ts";
-import { backoffMs, sleep } from "./backoff.ts";
+import { GaveUpError, UsageError } from "../errors.ts";
+import { type ApiClient, type ApiResponse, errorText } from "./api-client.ts";
 import type { Problem } from "./problem.ts";
-import {
-  paceDelayMs,
-  type RateLimitState,
-  readRateLimit,
-  retryAfterSeconds,
-} from "./rate-limit.ts";
+import { type RequestFigures, RetryingRequests } from "./retrying-request.ts";
 
 /** Events to send together, with where each came from. */
 export interface Batch {
@@ -21,126 +14,65 @@ export interface Batch {
   locations: string[];
 }
 
-/** Running totals of what the server did. */
-export interface SendTotals {
+/** Running totals of what the server did (a run's summary has these fields). */
+export interface SendTotals extends RequestFigures {
   batches: number;
   inserted: number;
   updated: number;
   rejected: number;
-  retries: number;
-  /** Time spent inside requests (the server's share plus the network). */
-  requestMs: number;
-  /** Time spent waiting for the rate limit or between retries. */
-  waitedMs: number;
 }
 
-/** How to send. */
+/** How to send, and where the totals go. */
 export interface SenderOptions {
   maxRetries: number;
   onProblem: (problem: Problem) => void;
   onWait?: (ms: number, reason: string) => void;
+  totals: SendTotals;
 }
 
 const PATH = "/api/v1/events";
-// A server asking for a longer pause than this is not coming back within a CI job's patience.
-const MAX_RETRY_AFTER_S = 900;
 
-/** Sends batches one after another and keeps the totals. */
+/** Sends batches one after another, adding to the totals it was given. */
 export class BatchSender {
-  readonly totals: SendTotals = {
-    batches: 0,
-    inserted: 0,
-    updated: 0,
-    rejected: 0,
-    retries: 0,
-    requestMs: 0,
-    waitedMs: 0,
-  };
-  #rate: RateLimitState | null = null;
+  readonly #requests: RetryingRequests;
 
-  constructor(readonly client: ApiClient, readonly options: SenderOptions) {}
-
-  async #wait(ms: number, reason: string): Promise<void> {
-    if (ms <= 0) return;
-    this.options.onWait?.(ms, reason);
-    this.totals.waitedMs += ms;
-    await sleep(ms);
-  }
-
-  #giveUp(attempts: number, why: string, batch: Batch): never {
-    throw new GaveUpError(
-      `Cannot send the batch starting at ${batch.locations[0]}: ${why}; gave up after ${attempts} ${
-        attempts === 1 ? "retry" : "retries"
-      } (--max-retries ${this.options.maxRetries})`,
-    );
+  constructor(readonly client: ApiClient, readonly options: SenderOptions) {
+    this.#requests = new RetryingRequests(client, {
+      maxRetries: options.maxRetries,
+      onWait: options.onWait,
+      figures: options.totals,
+    });
   }
 
   /** Sends one batch until the server has decided on it; throws when it must stop. */
   async send(batch: Batch): Promise<void> {
-    let retries = 0;
-    const retry = async (why: string, waitMs: number) => {
-      if (retries >= this.options.maxRetries) this.#giveUp(retries, why, batch);
-      retries++;
-      this.totals.retries++;
-      await this.#wait(waitMs, why);
+    const wrongUrl = (response: ApiResponse): never => {
+      throw new UsageError(
+        `Cannot push to ${this.client.baseUrl}${PATH}: the server answered ${response.status}; check --api-url or EVENTS_API_URL`,
+      );
     };
-    for (;;) {
-      await this.#wait(paceDelayMs(this.#rate), "rate limit");
-      // The quota just waited for is the server's to report again.
-      if (this.#rate && this.#rate.remaining <= 0) this.#rate = null;
-      let response: ApiResponse;
-      try {
-        response = await this.client.send("POST", PATH, { events: batch.events });
-      } catch (error) {
-        if (!(error instanceof TransportError)) throw error;
-        await retry(error.message, backoffMs(retries));
-        continue;
-      }
-      this.totals.requestMs += response.elapsedMs;
-      this.#rate = readRateLimit(response) ?? this.#rate;
-      const status = response.status;
-      if (status === 200) return this.#accepted(batch, response);
-      if (status === 400) return this.#refused(batch, response);
-      if (status === 413 && batch.events.length > 1) return await this.#split(batch);
-      if (status === 401) {
-        throw new AuthError(
-          `The server refused the API key (401): ${
-            errorText(response)
-          }. Check --api-key or EVENTS_API_KEY.`,
-        );
-      }
-      if (status === 403) {
-        throw new AuthError(
-          `The API key may not push events (403): ${
-            errorText(response)
-          }. It needs the events:write scope.`,
-        );
-      }
-      if (status === 404 || status === 405) {
-        throw new UsageError(
-          `Cannot push to ${this.client.baseUrl}${PATH}: the server answered ${status}; check --api-url or EVENTS_API_URL`,
-        );
-      }
-      if (status === 429) {
-        const after = retryAfterSeconds(response);
-        if (after !== null && after > MAX_RETRY_AFTER_S) {
-          this.#giveUp(retries, `the server asks to wait ${after} s (rate limit)`, batch);
-        }
-        await retry(
-          "rate limited (429)",
-          after === null ? backoffMs(retries) : after * 1000,
-        );
-        continue;
-      }
-      if (status === 408 || status >= 500) {
-        await retry(
-          `the server answered ${status}: ${errorText(response)}`,
-          backoffMs(retries),
-        );
-        continue;
-      }
-      this.#giveUp(retries, `the server answered ${status}: ${errorText(response)}`, batch);
-    }
+    const outcome = await this.#requests.send<"decided" | "too large">({
+      method: "POST",
+      path: PATH,
+      body: { events: batch.events },
+      what: `send the batch starting at ${batch.locations[0]}`,
+      forbidden: "push events",
+      on: {
+        200: (response) => {
+          this.#accepted(batch, response);
+          return { done: "decided" };
+        },
+        400: (response) => {
+          this.#refused(batch, response);
+          return { done: "decided" };
+        },
+        // A single event too large is left to the shared rules, which give up on it.
+        413: () => batch.events.length > 1 ? { done: "too large" } : null,
+        404: wrongUrl,
+        405: wrongUrl,
+      },
+    });
+    if (outcome === "too large") await this.#split(batch);
   }
 
   #accepted(batch: Batch, response: ApiResponse): void {
@@ -151,10 +83,10 @@ export class BatchSender {
       );
     }
     const { inserted, updated, errors } = parsed.data.data;
-    this.totals.batches++;
-    this.totals.inserted += inserted;
-    this.totals.updated += updated;
-    this.totals.rejected += errors.length;
+    this.options.totals.batches++;
+    this.options.totals.inserted += inserted;
+    this.options.totals.updated += updated;
+    this.options.totals.rejected += errors.length;
     for (const error of errors) {
       this.options.onProblem({
         location: batch.locations[error.index] ?? `batch item ${error.index}`,
@@ -166,8 +98,8 @@ export class BatchSender {
 
   /** A 400: nothing of the batch was stored; report each item's problems. */
   #refused(batch: Batch, response: ApiResponse): void {
-    this.totals.batches++;
-    this.totals.rejected += batch.events.length;
+    this.options.totals.batches++;
+    this.options.totals.rejected += batch.events.length;
     const parsed = ValidationErrorBody.safeParse(response.body);
     const byIndex = new Map<number, string[]>();
     const general: string[] = [];

@@ -5,7 +5,7 @@
 import { DeleteResult, type OwnEvent, OwnEventPage } from "../../shared/own-events-schemas.ts";
 import { GaveUpError, UsageError } from "../errors.ts";
 import { type ApiResponse, errorText } from "./api-client.ts";
-import type { RetryingRequests } from "./retrying-request.ts";
+import type { RequestPlan, RetryingRequests } from "./retrying-request.ts";
 
 export type { OwnEvent };
 
@@ -31,6 +31,27 @@ function refused(what: string, response: ApiResponse): never {
   throw new GaveUpError(`Cannot ${what}: the server answered ${response.status}${details}`);
 }
 
+/** A request whose every answer but the shared rules' is the caller's to read. */
+function listing(
+  requests: RetryingRequests,
+  plan: { method: "GET" | "POST"; path: string; what: string; body?: unknown },
+): RequestPlan<ApiResponse> {
+  const { path, what } = plan;
+  return {
+    ...plan,
+    on: {
+      // A 404 that is not our JSON error is a server that has no such endpoint.
+      404: (response) => {
+        if (typeof response.body === "object") return null;
+        throw new UsageError(
+          `Cannot ${what}: ${requests.client.baseUrl}${path} answered 404; check --api-url (the server may be older than --sync)`,
+        );
+      },
+    },
+    otherwise: (response) => response,
+  };
+}
+
 /** Every stored event of the contributor that the query names. */
 export async function listOwnEvents(
   requests: RetryingRequests,
@@ -43,7 +64,8 @@ export async function listOwnEvents(
     if (query.prefix) params.set("external_id_prefix", query.prefix);
     if (cursor) params.set("cursor", cursor);
     const what = "list your events (GET /api/v1/me/events)";
-    const response = await requests.send("GET", `/api/v1/me/events?${params}`, { what });
+    const path = `/api/v1/me/events?${params}`;
+    const response = await requests.send(listing(requests, { method: "GET", path, what }));
     if (response.status !== 200) refused(what, response);
     const page = OwnEventPage.safeParse(response.body);
     if (!page.success) throw new GaveUpError(`Cannot ${what}: the answer is not a list of events`);
@@ -64,10 +86,9 @@ export async function deleteOwnEvents(
   for (let i = 0; i < items.length; i += DELETE_BATCH) {
     const events = items.slice(i, i + DELETE_BATCH);
     const what = "delete events (POST /api/v1/events/delete)";
-    const response = await requests.send("POST", "/api/v1/events/delete", {
-      body: { events },
-      what,
-    });
+    const response = await requests.send(
+      listing(requests, { method: "POST", path: "/api/v1/events/delete", what, body: { events } }),
+    );
     if (response.status !== 200) refused(what, response);
     const result = DeleteResult.safeParse(response.body);
     if (!result.success) {

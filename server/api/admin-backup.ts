@@ -44,7 +44,7 @@ export const backupHandler: RouteHandler<typeof backupRoute, AppEnv> = async (c)
   if (!db.snapshot) {
     throw new AppError(
       "conflict",
-      "This server uses PostgreSQL (DATABASE_URL): back it up with pg_dump, as the README's " +
+      "This server uses PostgreSQL (DATABASE_URL): back it up with pg_dump, as docs/operating.md's " +
         "Backups section shows.",
     );
   }

@@ -1,5 +1,5 @@
 /**
- * The one definition of "this event is in AI search", which the README promises `in_ai_search`
+ * The one definition of "this event is in AI search", which docs/api.md promises `in_ai_search`
  * states exactly: the key that last wrote the event is trusted and not revoked, and the event has
  * a vector of the current model made from its current content. Listings, semantic search, similar
  * events, the worker's queue and the /healthz counts all build on these fragments; none of them

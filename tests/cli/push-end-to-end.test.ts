@@ -8,6 +8,7 @@ import { testBackends } from "../support/databases.ts";
 import { sampleEvent } from "../support/events.ts";
 import { runCli } from "./support/run-cli.ts";
 import { startFaultProxy } from "./support/fault-proxy.ts";
+import { generateApiKey } from "../../shared/api-key-format.ts";
 
 const DATA = new URL("../fixtures/", import.meta.url).pathname;
 const OPTIONS = { sanitizeResources: false, sanitizeOps: false };
@@ -225,6 +226,38 @@ Deno.test(
 );
 
 Deno.test(
+  "a 429 is waited out and a 413 splits the batch, and the summary counts both as they happen",
+  OPTIONS,
+  async () => {
+    const server = await startTestServer(testBackends()[0]);
+    const proxy = await startFaultProxy(server.url);
+    try {
+      const { key } = await createApiKey(server, { rate_limit_per_minute: 1000 });
+      proxy.faults.push("429", "413");
+      const events = Array.from({ length: 4 }, (_, i) => sampleEvent(i));
+      const path = await writeTemp("feed.json", JSON.stringify(events));
+      const run = await runCli(["push", path, "--json", "--batch-size", "4"], {
+        env: env(proxy.url, key),
+      });
+      assert.equal(run.code, 0, run.stderr);
+      const summary = run.json();
+      // One retry (the 429); the 413 is no retry but two half batches of two.
+      assert.deepEqual(
+        [summary.retries, summary.batches, summary.inserted, summary.rejected],
+        [1, 2, 4, 0],
+      );
+      assert.ok(summary.waited_ms >= 1000, `Retry-After: 1 not waited: ${summary.waited_ms} ms`);
+      assert.ok(summary.request_ms > 0);
+      assert.deepEqual(proxy.log.map((entry) => entry.outcome), ["429", "413", 200, 200]);
+      assert.equal((await storedEvents(server.url)).size, 4);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  },
+);
+
+Deno.test(
   "a failing server makes the push give up with exit 4 after --max-retries",
   OPTIONS,
   async () => {
@@ -265,6 +298,9 @@ Deno.test("a wrong key exits 3 at once and no output ever shows a key", OPTIONS,
       "ok",
     ]);
     assert.deepEqual([revoked.json().exit_code, revoked.json().error_kind], [3, "auth"]);
+    // The server's sentence sits inside the CLI's: one full stop between them, not two.
+    assert.match(revoked.json().error, /has been revoked\. Check --api-key/);
+    assert.doesNotMatch(revoked.json().error, /\.\./);
 
     // Malformed: refused offline, so even an unreachable URL gives 3, not 4.
     const malformed = await runCli([
@@ -335,3 +371,25 @@ Deno.test("operators list, review, trust and revoke keys by display prefix", OPT
     await server.close();
   }
 });
+
+Deno.test(
+  "an operator command whose answer is not a key gives up naming the field, instead of printing it",
+  OPTIONS,
+  async () => {
+    // Not the service: a server that answers every request 200 with a list of something else.
+    const foreign = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+      () => Response.json({ data: [{ id: "1", prefix: "evk_12345678", status: "sleeping" }] }),
+    );
+    try {
+      const url = `http://127.0.0.1:${foreign.addr.port}`;
+      const run = await runCli(["admin", "keys", "--json"], {
+        env: { EVENTS_API_URL: url, ADMIN_API_KEY: generateApiKey() },
+      });
+      assert.equal(run.code, 4, run.stderr);
+      assert.match(run.json().error, /GET \/api\/v1\/admin\/keys at data\.0\.\w+/);
+    } finally {
+      await foreign.shutdown();
+    }
+  },
+);

@@ -1,4 +1,7 @@
-/** Authentication and scopes of POST /api/v1/events: 401 and 403 exactly as CONTRACT.md says. */
+/**
+ * Authentication and scopes of POST /api/v1/events: 401 and 403 exactly as docs/api.md says
+ * (#keys-scopes-and-rate-limits, #errors).
+ */
 import assert from "node:assert/strict";
 import { testBackends } from "../support/databases.ts";
 import { createApiKey } from "../support/test-server.ts";

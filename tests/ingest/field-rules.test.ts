@@ -1,6 +1,8 @@
 /**
- * CONTRACT.md's field rules: trimming, NUL, URLs, platform, labels, prices, counts, times and
- * time zones, unknown and server-owned fields, and one report of every problem of every item.
+ * The field rules of docs/api.md (#field-rules; unknown fields and the report of every problem:
+ * #pushing-events-what-the-endpoint-promises): trimming, NUL, URLs, platform, labels, prices,
+ * counts, times and time zones, unknown and server-owned fields, and one report of every problem
+ * of every item.
  */
 import assert from "node:assert/strict";
 import { testBackends } from "../support/databases.ts";
@@ -9,7 +11,7 @@ import { detailsAt, listAll, postEvents, serverWithKey, validationPaths } from "
 import { batches, freshEvent, REJECTED_PREFIX } from "./support/batches.ts";
 
 for (const kind of testBackends()) {
-  Deno.test(`[${kind}] CONTRACT's field rules are enforced`, async (t) => {
+  Deno.test(`[${kind}] the documented field rules are enforced`, async (t) => {
     const { server, key } = await serverWithKey(kind);
     const b = batches(server.url, key);
     const at = (field: string, ...rest: (string | number)[]) => ["events", 0, field, ...rest];

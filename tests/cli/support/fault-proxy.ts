@@ -1,13 +1,29 @@
 /**
  * A reverse proxy in front of the real server that injects the faults a CLI meets in the wild:
- * answers 503 without forwarding, or forwards the request (so the server applies it) and then
- * drops the connection before the answer gets back.
+ * answers 503, 429 (Retry-After: 1) or 413 without forwarding, or forwards the request (so the
+ * server applies it) and then drops the connection before the answer gets back.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** A fault for one request. */
-export type Fault = "503" | "drop-after-forward" | "drop-before-forward";
+export type Fault = "503" | "429" | "413" | "drop-after-forward" | "drop-before-forward";
+
+// What the server's own error builder would answer for each status the proxy makes up.
+const ANSWERS: Record<"503" | "429" | "413", { headers: Record<string, string>; body: object }> = {
+  "503": {
+    headers: {},
+    body: { error: "Service Unavailable", code: "unavailable", message: "injected" },
+  },
+  "429": {
+    headers: { "retry-after": "1" },
+    body: { error: "Too Many Requests", code: "rate_limited", message: "injected", retry_after: 1 },
+  },
+  "413": {
+    headers: {},
+    body: { error: "Payload Too Large", code: "payload_too_large", message: "injected" },
+  },
+};
 
 /** A running proxy. */
 export interface FaultProxy {
@@ -33,12 +49,11 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     const path = req.url ?? "/";
     const body = await readBody(req);
     const fault = proxy.faults.shift();
-    if (fault === "503") {
+    if (fault === "503" || fault === "429" || fault === "413") {
       proxy.log.push({ path, outcome: fault });
-      res.writeHead(503, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({ error: "Service Unavailable", code: "unavailable", message: "injected" }),
-      );
+      const { headers, body } = ANSWERS[fault];
+      res.writeHead(Number(fault), { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(body));
       return;
     }
     if (fault === "drop-before-forward") {
