@@ -95,7 +95,7 @@ function createExtensionFailure(err: unknown): string {
  * every new vector updates fewer neighbour lists, which made storing a vector about seven times
  * cheaper on PGlite (2 against 15 ms at 512 dimensions), with the same recall@20 on the
  * benchmark's 100,000 vectors; searches widen ef_search with their candidate pool anyway
- * (server/db/event-search.ts). Measured in docs/benchmarks.md.
+ * (server/search/ranked-events.ts). Measured in docs/benchmarks.md.
  */
 export async function createVectorIndex(sql: Sql | TransactionSql): Promise<void> {
   await sql`

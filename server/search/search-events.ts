@@ -1,15 +1,9 @@
 /** The three search modes over one set of filters: text, semantic, and a fusion of both. */
 import type { Sql } from "postgres";
 import type { EventFilters } from "../db/event-filters.ts";
-import {
-  type Match,
-  rankByText,
-  rankByVector,
-  type RankedEvent,
-  textMatches,
-  vectorMatches,
-  withEvents,
-} from "../db/event-search.ts";
+import { type Match, textMatches } from "../db/text-matches.ts";
+import { vectorMatches } from "../db/vector-matches.ts";
+import { rankByText, rankByVector, type RankedEvent, withEvents } from "./ranked-events.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
 import { AppError } from "../errors.ts";
 import type { AiSearch } from "../embeddings/ai-search.ts";
@@ -59,7 +53,7 @@ export async function searchEvents(
 ): Promise<SearchResult> {
   const { q, filters, limit } = request;
   if (request.mode === "text") {
-    return { hits: (await rankByText(sql, q, filters, limit)).map(({ tier: _, ...hit }) => hit) };
+    return { hits: await rankByText(sql, q, filters, limit) };
   }
   if (request.mode === "semantic") {
     const vectorQuery = await vectorQueryOrThrow(ai, q);

@@ -3,7 +3,7 @@ import type { Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { currentVectorOf } from "../db/event-vector.ts";
 import type { EventFilters } from "../db/event-filters.ts";
-import { rankByVector, type RankedEvent } from "../db/event-search.ts";
+import { rankByVector, type RankedEvent } from "./ranked-events.ts";
 import type { AiSearch } from "../embeddings/ai-search.ts";
 
 /** Similar events best first, or why there can be none. */

@@ -14,7 +14,7 @@ import { upsertEvents, type Writer } from "../../server/db/events.ts";
 import { setKeyTrust } from "../../server/db/key-trust.ts";
 import { revokeApiKey } from "../../server/db/api-keys.ts";
 import { getEventsByIds } from "../../server/db/event-reads.ts";
-import { rankByVector } from "../../server/db/event-search.ts";
+import { rankByVector } from "../../server/search/ranked-events.ts";
 import { aiSearchCounts } from "../../server/db/embeddings.ts";
 import { claimEventsToEmbed } from "../../server/db/embedding-claims.ts";
 import { OpenAIProvider } from "../../server/embeddings/openai-provider.ts";

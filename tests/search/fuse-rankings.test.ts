@@ -24,11 +24,16 @@ Deno.test("fusion with one empty ranking keeps the other's order", () => {
 });
 
 Deno.test("a ranking's weight scales its contribution", () => {
-  const fused = fuseRankings([
-    { name: "text", items: ["a", "b"], weight: 3 },
-    { name: "semantic", items: ["b", "a"] },
-  ], id);
-  assert.equal(fused[0].item, "a");
+  // Unweighted, "b" wins (ranks 2 and 1 beat 1 and 3); three times the text ranking's weight
+  // puts its first item, "a", on top.
+  const rankings = (weight?: number) => [
+    { name: "text", items: ["a", "b", "c"], weight },
+    { name: "semantic", items: ["b", "c", "a"] },
+  ];
+  assert.deepEqual(fuseRankings(rankings(), id).map((f) => f.item), ["b", "a", "c"]);
+  const weighted = fuseRankings(rankings(3), id);
+  assert.deepEqual(weighted.map((f) => f.item), ["a", "b", "c"]);
+  assert.equal(weighted[0].score, 3 / (RRF_K + 1) + 1 / (RRF_K + 3));
 });
 
 Deno.test("an item's own weight lifts it above items the other ranking places first", () => {

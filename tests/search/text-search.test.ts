@@ -9,7 +9,7 @@ import { EventInput } from "../../shared/event-schema.ts";
 import { upsertEvents } from "../../server/db/events.ts";
 import { type EventFilters, filterConditions } from "../../server/db/event-filters.ts";
 import { listEvents } from "../../server/db/event-reads.ts";
-import { rankByText } from "../../server/db/event-search.ts";
+import { rankByText } from "../../server/search/ranked-events.ts";
 import { openTestDatabase, testBackends } from "../support/databases.ts";
 import { insertWriterKey } from "../support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";

@@ -1,25 +1,18 @@
 /**
- * The two rankings search is built from, full-text rank and vector similarity, with whole
- * events: server/db/text-matches.ts and server/db/vector-matches.ts rank ids, and the events of
- * the page kept are read here, once.
+ * Rankings with whole events: server/db/text-matches.ts and server/db/vector-matches.ts rank ids,
+ * and the events of the page kept are read here, once.
  */
 import type { Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
-import type { EventFilters } from "./event-filters.ts";
-import { getEventsByIds } from "./event-reads.ts";
-import { type Match, textMatches } from "./text-matches.ts";
-import { vectorMatches, type VectorQuery } from "./vector-matches.ts";
-
-export type { Match } from "./text-matches.ts";
-export { TEXT_RANK_CANDIDATES, textMatches } from "./text-matches.ts";
-export { vectorMatches, type VectorQuery } from "./vector-matches.ts";
+import type { EventFilters } from "../db/event-filters.ts";
+import { getEventsByIds } from "../db/event-reads.ts";
+import { type Match, textMatches } from "../db/text-matches.ts";
+import { vectorMatches, type VectorQuery } from "../db/vector-matches.ts";
 
 /** An event with the score of one ranking. */
 export interface RankedEvent {
   event: StoredEvent;
   score: number;
-  /** Text ranking only: 0 when the event matches every word, higher for fewer. */
-  tier?: number;
 }
 
 /** The text ranking with whole events (see textMatches). */
@@ -29,7 +22,8 @@ export async function rankByText(
   filters: Omit<EventFilters, "q">,
   limit: number,
 ): Promise<RankedEvent[]> {
-  return await withEvents(sql, await textMatches(sql, query, filters, limit));
+  const matches = await textMatches(sql, query, filters, limit);
+  return await withEvents(sql, matches.map(({ id, score }) => ({ id, score })));
 }
 
 /** The vector ranking with whole events (see vectorMatches). */
@@ -43,7 +37,7 @@ export async function rankByVector(
 }
 
 /** The matches' events in the matches' order (an event deleted meanwhile is left out). */
-export async function withEvents<T extends Match>(
+export async function withEvents<T extends Pick<Match, "id">>(
   sql: Sql,
   matches: T[],
 ): Promise<(Omit<T, "id"> & { event: StoredEvent })[]> {
