@@ -109,3 +109,17 @@ export async function replaceGroupMembers(
     FROM jsonb_to_recordset(${sql.json(members as never)}::jsonb) AS x(
       event_id uuid, group_id uuid, canonical boolean)`;
 }
+
+/** The events in some group that `keyId` last wrote (whose canonical choice follows its trust). */
+export async function groupedEventsOfKey(sql: Sql, keyId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT m.event_id AS id FROM event_group_members m JOIN events e ON e.id = m.event_id
+    WHERE e.last_key_id = ${keyId}::uuid`;
+  return rows.map((r) => r.id);
+}
+
+/** Which of `ids` are events. */
+export async function existingEvents(sql: Sql, ids: string[]): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`SELECT id FROM events WHERE id = ANY(${ids}::uuid[])`;
+  return rows.map((r) => r.id);
+}
