@@ -8,6 +8,14 @@ import { EVENT_FIELDS, PLATFORMS } from "./event-schema.ts";
 const nullableString = z.string().nullable();
 const instant = (description: string) => z.string().meta({ format: "date-time", description });
 
+/** Another listing of the same real-world event. */
+export const DuplicateListing = z.object({
+  id: z.string().meta({ format: "uuid" }),
+  platform: z.enum(PLATFORMS),
+  source_url: z.string(),
+  title: z.string(),
+}).meta({ id: "DuplicateListing", description: "Another listing of the same real-world event." });
+
 /** An event as the API returns it: the submitted fields plus what the server owns. */
 export const StoredEvent = z.object({
   id: z.string().meta({ format: "uuid", description: "Server-assigned identifier." }),
@@ -44,6 +52,11 @@ export const StoredEvent = z.object({
   updated_at: instant("When its content last changed."),
   in_ai_search: z.boolean().meta({
     description: "Whether AI (semantic) search can return the event now.",
+  }),
+  duplicates: z.array(DuplicateListing).meta({
+    description: "The other listings of the same real-world event, by other contributors or on " +
+      "other platforms (the first is the group's canonical one unless this event is); [] when " +
+      "none.",
   }),
 }).meta({ id: "StoredEvent", description: "A stored event: the submitted fields and more." });
 export type StoredEvent = z.infer<typeof StoredEvent>;

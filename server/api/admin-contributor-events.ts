@@ -6,6 +6,7 @@ import { contributorExists, deleteEventsOfContributor } from "../db/event-delete
 import { AppError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { errorResponse, json } from "./responses.ts";
+import { mendGroupsAfterDeletes } from "../duplicates/regroup.ts";
 
 export const deleteContributorEventsRoute = createRoute({
   method: "delete",
@@ -44,5 +45,7 @@ export const deleteContributorEventsHandler: RouteHandler<
         "(GET /api/v1/admin/keys).",
     );
   }
-  return c.json({ data: { deleted: await deleteEventsOfContributor(sql, id) } }, 200);
+  const deleted = await deleteEventsOfContributor(sql, id);
+  if (deleted > 0) await mendGroupsAfterDeletes(sql);
+  return c.json({ data: { deleted } }, 200);
 };

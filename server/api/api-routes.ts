@@ -32,6 +32,12 @@ import {
   untrustKeyRoute,
 } from "./admin-key-review.ts";
 import { backupHandler, backupRoute } from "./admin-backup.ts";
+import {
+  notSameEventHandler,
+  notSameEventRoute,
+  sameEventHandler,
+  sameEventRoute,
+} from "./admin-duplicates.ts";
 import { healthzHandler, healthzRoute } from "./healthz.ts";
 import { openApiHandler, openApiRoute } from "./openapi-document.ts";
 
@@ -54,6 +60,8 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: untrustKeyRoute, handler: untrustKeyHandler });
   mount({ route: revokeKeyRoute, handler: revokeKeyHandler });
   mount({ route: deleteContributorEventsRoute, handler: deleteContributorEventsHandler });
+  mount({ route: sameEventRoute, handler: sameEventHandler });
+  mount({ route: notSameEventRoute, handler: notSameEventHandler });
   mount({ route: backupRoute, handler: backupHandler });
   mount({ route: healthzRoute, handler: healthzHandler });
   mount({ route: openApiRoute, handler: openApiHandler(app) });

@@ -6,6 +6,7 @@ import { AppError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { EventIdParams } from "./get-event.ts";
 import { errorResponse } from "./responses.ts";
+import { mendGroupsAfterDeletes } from "../duplicates/regroup.ts";
 
 export const deleteEventRoute = createRoute({
   method: "delete",
@@ -35,6 +36,7 @@ export const deleteEventHandler: RouteHandler<typeof deleteEventRoute, AppEnv> =
     contributorId: principal.scopes.includes("admin") ? null : principal.contributorId,
   };
   const deleted = isUuid(id) && await deleteEvent(c.get("deps").db.sql, id, owner);
+  if (deleted) await mendGroupsAfterDeletes(c.get("deps").db.sql);
   if (!deleted) {
     throw new AppError(
       "not_found",

@@ -8,6 +8,7 @@ import {
 } from "../../shared/own-events-schemas.ts";
 import { deleteEventsByPair } from "../db/event-deletes.ts";
 import { json } from "./responses.ts";
+import { mendGroupsAfterDeletes } from "../duplicates/regroup.ts";
 
 export const deleteEventsRoute = createRoute({
   method: "post",
@@ -34,6 +35,7 @@ export const deleteEventsHandler: RouteHandler<typeof deleteEventsRoute, AppEnv>
   const { events } = c.req.valid("json");
   const contributorId = c.get("principal").contributorId!;
   const outcomes = await deleteEventsByPair(c.get("deps").db.sql, contributorId, events);
+  if (outcomes.includes(true)) await mendGroupsAfterDeletes(c.get("deps").db.sql);
   const errors: DeleteItemError[] = [];
   events.forEach((item, index) => {
     if (outcomes[index]) return;

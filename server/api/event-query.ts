@@ -122,6 +122,11 @@ export const eventQueryShape = {
   }),
   is_free: flag("is_free").meta({ description: "Free events (true) or paid ones (false)." }),
   topic: text("topic").meta({ description: "One topic, case-insensitive." }),
+  collapse: flag("collapse").meta({
+    description: "One entry per real-world event (true, the default): listings of the same " +
+      "event by several contributors or platforms show once, as the group's canonical event, " +
+      "the others in its `duplicates`. false lists every listing.",
+  }),
   ...nearQueryShape,
   limit: pageSize({ max: 100, fallback: 20 }),
   cursor: cursor.meta({ description: "The next_cursor of the previous page." }),

@@ -24,6 +24,11 @@ export interface EventFilters {
   near?: NearFilter;
   /** How one can attend: online, in person (both include hybrid events), or hybrid. */
   attendance?: Attendance;
+  /**
+   * One entry per group of duplicate listings, its canonical event when that one meets the
+   * filters too (the default: absent means true); false lists every listing.
+   */
+  collapse?: boolean;
 }
 
 /** The WHERE conditions shared by listing and searching. */
@@ -55,9 +60,25 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
   }
   if (f.near !== undefined) parts.push(nearCondition(sql, f.near));
   if (f.attendance !== undefined) parts.push(attendanceCondition(sql, f.attendance));
+  if (f.collapse !== false) parts.push(shownCollapsed(sql, f));
   return parts.length === 1
     ? parts[0]
     : parts.slice(1).reduce((acc, part) => sql`${acc} AND ${part}`);
+}
+
+/**
+ * On `e`: the event is not hidden behind its group's canonical listing. A listing is hidden when
+ * it is in a group whose canonical event is another one that also meets the filters `f`: so a
+ * listing asked for by what only it has (its external_id, its platform, a word only its title
+ * holds) still shows. Events in no group (most) cost one lookup in a unique index.
+ */
+function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
+  // Inside the sub-select `e` is the canonical event: the filters' conditions name `e`.
+  return sql`NOT EXISTS (
+    SELECT 1 FROM event_group_members g
+    WHERE g.event_id = e.id AND NOT g.canonical
+      AND g.group_id IN (
+        SELECT e.id FROM events e WHERE ${filterConditions(sql, { ...f, collapse: false })}))`;
 }
 
 /** On `e`: the event comes after `after` in start order (no condition without it). */

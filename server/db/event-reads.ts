@@ -23,7 +23,19 @@ export function eventColumns(sql: Sql): Fragment {
     e.is_virtual, e.is_hybrid, e.is_free, e.price_min, e.price_max, e.currency, e.is_sold_out,
     e.event_type, e.categories, e.tags, e.topics, e.organiser_name, e.organiser_url,
     e.cover_image_url, e.attendee_count, e.capacity, e.created_at, e.updated_at,
-    ${inAiSearch(sql)} AS in_ai_search`;
+    ${inAiSearch(sql)} AS in_ai_search, ${duplicatesOf(sql)} AS duplicates`;
+}
+
+/** On `e`: the other listings of its group, as JSON (`[]` when it is in none). */
+function duplicatesOf(sql: Sql): Fragment {
+  return sql`coalesce((
+    SELECT json_agg(json_build_object('id', o.id, 'platform', o.platform,
+                                      'source_url', o.source_url, 'title', o.title)
+                    ORDER BY om.canonical DESC, o.created_at, o.id)
+    FROM event_group_members m
+    JOIN event_group_members om ON om.group_id = m.group_id AND om.event_id <> m.event_id
+    JOIN events o ON o.id = om.event_id
+    WHERE m.event_id = e.id), '[]'::json)`;
 }
 
 type EventRow = Omit<StoredEvent, "starts_at" | "ends_at" | "created_at" | "updated_at"> & {

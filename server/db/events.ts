@@ -16,6 +16,8 @@ export interface UpsertOutcome {
   errors: ItemError[];
   /** Ids of the events the batch wrote or confirmed, in first-occurrence order. */
   eventIds: string[];
+  /** Ids of the events the batch inserted or changed (an identical re-send is not among them). */
+  changedIds: string[];
 }
 
 type PairKey = string;
@@ -112,14 +114,14 @@ export async function upsertEvents(
       outcome.set(pairKey(row), row.mine ? { id: row.id, inserted: false } : "foreign");
     }
   }
-  return countOutcome(events, outcome);
+  return { ...countOutcome(events, outcome), changedIds: written.map((w) => w.id) };
 }
 
 function countOutcome(
   events: EventRecord[],
   outcome: Map<PairKey, { id: string; inserted: boolean } | "foreign">,
-): UpsertOutcome {
-  const result: UpsertOutcome = { inserted: 0, updated: 0, errors: [], eventIds: [] };
+): Omit<UpsertOutcome, "changedIds"> {
+  const result = { inserted: 0, updated: 0, errors: [] as ItemError[], eventIds: [] as string[] };
   const seen = new Set<PairKey>();
   events.forEach((e, index) => {
     const key = pairKey(e);

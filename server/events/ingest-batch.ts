@@ -4,6 +4,7 @@ import type { EventRecord } from "../../shared/event-schema.ts";
 import type { AppDeps, Principal } from "../app-env.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
 import { recordFirstBatch } from "../db/api-keys.ts";
+import { detectDuplicates } from "../duplicates/detect-duplicates.ts";
 
 /** Upserts the batch, keeps it for review when it is the key's first, and wakes the worker. */
 export async function ingestBatch(
@@ -20,6 +21,7 @@ export async function ingestBatch(
       // postgres.js types a transaction apart from the pool, though both run the same queries.
       const tx = transaction as unknown as Sql;
       const result = await upsertEvents(tx, { keyId, contributorId }, events);
+      await detectDuplicates(tx, result.changedIds);
       if (!principal.hasFirstBatch && result.eventIds.length > 0) {
         await recordFirstBatch(tx, keyId, result.eventIds);
       }

@@ -92,6 +92,10 @@ export const filterArguments = {
   free: z.boolean({ error: () => "free must be true or false" }).optional().describe(
     "true: only free events; false: only paid ones.",
   ),
+  collapse: z.boolean({ error: () => "collapse must be true or false" }).optional().describe(
+    "true (default): one result per real-world event, however many contributors or platforms " +
+      "list it; false: every listing.",
+  ),
   near: NearArgument.optional().describe(
     "Only events with coordinates within radius_km of a point (great-circle distance). Events " +
       "without coordinates (most online events) never match. Example: " +
@@ -130,6 +134,7 @@ export function toEventFilters(
     is_free: args.free,
     attendance: args.online,
     near: args.near,
+    collapse: args.collapse,
   };
   let period: AppliedPeriod | null = null;
   if (args.when !== undefined) {

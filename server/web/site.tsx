@@ -40,6 +40,10 @@ import {
   reviewRoute,
   revokeConfirmRoute,
 } from "./routes/review-routes.tsx";
+import {
+  duplicateDecisionRoute,
+  reviewDuplicatesRoute,
+} from "./routes/review-duplicates-routes.tsx";
 
 /** The site, mounted by the application at `/`, and its page for addresses nothing answers. */
 export interface Site {
@@ -100,6 +104,9 @@ export async function createSite(deps: AppDeps): Promise<Site> {
   site.post("/review/keys/:id/revoke", page, sameOrigin, decisionRoute("revoke"));
   site.get("/review/contributors/:id/delete-events", page, deleteEventsConfirmRoute);
   site.post("/review/contributors/:id/delete-events", page, sameOrigin, deleteEventsRoute);
+  site.get("/review/duplicates", page, reviewDuplicatesRoute);
+  site.post("/review/duplicates/split", page, sameOrigin, duplicateDecisionRoute("split"));
+  site.post("/review/duplicates/join", page, sameOrigin, duplicateDecisionRoute("join"));
   site.onError(onSiteError);
   const pageNotFound = (c: Context) => {
     if (!wantsPage(c)) return null;

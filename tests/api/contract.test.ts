@@ -280,6 +280,39 @@ for (const kind of testBackends()) {
         await overLimit((key) => all(contributor, key));
       });
 
+      await t.step("markSameEvent and markNotSameEvent", async () => {
+        await call({
+          method: "POST",
+          path: "/api/v1/events",
+          key: writer.key,
+          body: { events: [sampleEvent(21), sampleEvent(22)] },
+        });
+        const listed = await refused({
+          method: "GET",
+          path: "/api/v1/me/events",
+          key: writer.key,
+        }, 200);
+        const [a, b] = listed.body.data.map((e: { id: string }) => e.id);
+        for (const verb of ["same-as", "not-same-as"]) {
+          const decide = (body: unknown, id = a, key: string | null = admin): Call => ({
+            method: "POST",
+            path: `/api/v1/admin/events/{id}/${verb}`,
+            params: { id },
+            body,
+            key,
+          });
+          await refused(decide({ other_id: b }), 200);
+          await refused(decide({ other_id: a }), 400);
+          await refused(decide({ other: b }), 400);
+          await refused(decide({ other_id: b }, crypto.randomUUID()), 404);
+          await refused(decide({ other_id: b }, a, null), 401);
+          await refused(decide({ other_id: b }, a, writer.key), 403);
+          await refused({ ...decide(undefined), raw: OVERSIZED }, 413);
+          await refused({ ...decide(undefined), raw: "{}", contentType: "text/plain" }, 415);
+          await overLimit((key) => decide({ other_id: b }, a, key));
+        }
+      });
+
       await t.step("backupDatabase", async () => {
         const backup = (key: string | null = admin): Call => ({
           method: "GET",

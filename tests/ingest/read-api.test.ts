@@ -104,13 +104,13 @@ for (const kind of testBackends()) {
       });
 
       await t.step(
-        "a stored event has the submitted fields plus id, times and in_ai_search",
+        "a stored event has the submitted fields plus id, times, in_ai_search and duplicates",
         async () => {
           const [e] = (await list("external_id=berlin-rust")).data;
-          for (const field of ["id", "created_at", "updated_at", "in_ai_search"]) {
+          for (const field of ["id", "created_at", "updated_at", "in_ai_search", "duplicates"]) {
             assert.ok(field in e, `${field} missing`);
           }
-          assert.equal(Object.keys(e).length, 33);
+          assert.equal(Object.keys(e).length, 34);
         },
       );
 

@@ -5,6 +5,7 @@ import { displayZone, formatEventTime } from "../event-times.ts";
 import { placeLine } from "../calendar-links.ts";
 import { attendanceText, priceText } from "../event-facts.ts";
 import { attendanceOf } from "../../db/attendance.ts";
+import { AlsoListed } from "./also-listed.tsx";
 
 /** Short labels shown under an event. */
 export function eventBadges(event: StoredEvent): string[] {
@@ -34,6 +35,7 @@ export const EventCard: FC<{ event: StoredEvent }> = ({ event }) => {
           {event.is_sold_out ? <li class="badge warn">Sold out</li> : null}
           {event.topics.slice(0, 5).map((t) => <li key={`t-${t}`} class="badge">{t}</li>)}
         </ul>
+        <AlsoListed event={event} />
       </article>
     </li>
   );

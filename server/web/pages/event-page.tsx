@@ -4,6 +4,7 @@ import { raw } from "hono/html";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import { Layout } from "../components/layout.tsx";
 import { ContributedLink } from "../components/contributed-link.tsx";
+import { AlsoListed } from "../components/also-listed.tsx";
 import { EventCard } from "../components/event-card.tsx";
 import type { PageContext } from "../page-context.ts";
 import { displayZone, formatEventSpan } from "../event-times.ts";
@@ -142,6 +143,7 @@ const KeepIt: FC<{ event: StoredEvent; pageUrl: string }> = ({ event, pageUrl })
         ? null
         : <span class="hint note">· listed on {event.platform}</span>}
     </p>
+    <AlsoListed event={event} />
   </aside>
 );
 

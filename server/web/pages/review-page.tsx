@@ -128,6 +128,10 @@ export const ReviewPage: FC<ReviewPageProps> = ({ page, viewer, pending, trusted
       Keys whose first batch waits for a decision. Trusting a key puts every current and future
       event it writes into AI search; its events are listed and text-searchable either way.
     </p>
+    <p>
+      <a href="/review/duplicates">Duplicate listings</a>: groups of listings of one event, to split
+      or join by hand.
+    </p>
     {notices.map((notice) => <p key={notice} class="notice ok" role="status">{notice}</p>)}
     {pending.length === 0
       ? <p class="empty">Nothing to review: no key has a first batch waiting.</p>

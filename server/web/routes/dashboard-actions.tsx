@@ -20,6 +20,7 @@ import type { Viewer } from "../../accounts/viewer.ts";
 import { pageContext } from "../site-context.ts";
 import { siteOrigin } from "../../request-origin.ts";
 import { renderDashboard, requireViewer } from "./dashboard-routes.tsx";
+import { mendGroupsAfterDeletes } from "../../duplicates/regroup.ts";
 
 async function ownKey(c: Context<AppEnv>, viewer: Viewer): Promise<ApiKeyRecord> {
   const id = c.req.param("id") ?? "";
@@ -131,6 +132,7 @@ export async function deleteEventRoute(c: Context<AppEnv>): Promise<Response> {
   const id = c.req.param("id") ?? "";
   const deleted = isUuid(id) &&
     await deleteEvent(c.get("deps").db.sql, id, { contributorId: viewer.contributorId });
+  await mendGroupsAfterDeletes(c.get("deps").db.sql);
   if (!deleted) throw new AppError("not_found", "You have no event with that id.");
   return c.redirect("/dashboard?deleted=1", 303);
 }
@@ -152,5 +154,6 @@ export async function deleteAllRoute(c: Context<AppEnv>): Promise<Response> {
   const viewer = requireViewer(c);
   await checkedForm(c, viewer);
   await deleteEventsOfContributor(c.get("deps").db.sql, viewer.contributorId);
+  await mendGroupsAfterDeletes(c.get("deps").db.sql);
   return c.redirect("/dashboard?deleted=1", 303);
 }

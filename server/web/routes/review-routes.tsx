@@ -18,6 +18,7 @@ import { ConfirmPage } from "../pages/confirm-page.tsx";
 import type { Viewer } from "../../accounts/viewer.ts";
 import { pageContext } from "../site-context.ts";
 import { requireViewer } from "./dashboard-routes.tsx";
+import { mendGroupsAfterDeletes } from "../../duplicates/regroup.ts";
 
 /** Pending keys shown at once, oldest batch first. */
 const QUEUE_LENGTH = 20;
@@ -129,5 +130,6 @@ export async function deleteEventsRoute(c: Context<AppEnv>): Promise<Response> {
   const id = c.req.param("id") ?? "";
   if (!isUuid(id)) throw new AppError("not_found", "No contributor has that id.");
   await deleteEventsOfContributor(c.get("deps").db.sql, id);
+  await mendGroupsAfterDeletes(c.get("deps").db.sql);
   return c.redirect("/review?deleted=1", 303);
 }

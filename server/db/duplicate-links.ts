@@ -1,0 +1,125 @@
+/** Links between listings (detected or an operator's) and the groups they form. */
+import type { Sql } from "postgres";
+
+/** A link between two listings (a < b). */
+export interface Link {
+  a: string;
+  b: string;
+  kind: "detected" | "same" | "not_same";
+  score: number;
+}
+
+// Any fixed number: serialises detection, so two batches never miss each other's listings or
+// write one group twice.
+const DUPLICATES_LOCK_ID = 4_711_017;
+
+/** Holds the duplicates lock until the transaction ends. */
+export async function lockDuplicates(sql: Sql): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID})`;
+}
+
+/** Replaces the detected links touching `ids` with `links`; operators' links stay as they are. */
+export async function replaceDetectedLinks(
+  sql: Sql,
+  ids: string[],
+  links: { a: string; b: string; score: number }[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    DELETE FROM event_links
+    WHERE kind = 'detected' AND (a = ANY(${ids}::uuid[]) OR b = ANY(${ids}::uuid[]))`;
+  if (links.length === 0) return;
+  await sql`
+    INSERT INTO event_links (a, b, kind, score)
+    SELECT a, b, 'detected', score
+    FROM jsonb_to_recordset(${sql.json(links as never)}::jsonb) AS x(a uuid, b uuid, score real)
+    ON CONFLICT (a, b) DO NOTHING`;
+}
+
+/** Records an operator's decision on a pair, replacing whatever link the pair had. */
+export async function decideLink(
+  sql: Sql,
+  pair: { a: string; b: string; same: boolean; decidedBy: string },
+): Promise<void> {
+  const [a, b] = pair.a < pair.b ? [pair.a, pair.b] : [pair.b, pair.a];
+  await sql`
+    INSERT INTO event_links (a, b, kind, score, decided_by)
+    VALUES (${a}, ${b}, ${pair.same ? "same" : "not_same"}, 1, ${pair.decidedBy})
+    ON CONFLICT (a, b) DO UPDATE SET kind = EXCLUDED.kind, score = EXCLUDED.score,
+      decided_by = EXCLUDED.decided_by, decided_at = now()`;
+}
+
+/** Links touching any of `ids`. */
+export async function linksTouching(sql: Sql, ids: string[]): Promise<Link[]> {
+  if (ids.length === 0) return [];
+  return await sql<Link[]>`
+    SELECT a, b, kind, score FROM event_links WHERE a = ANY(${ids}::uuid[])
+    UNION SELECT a, b, kind, score FROM event_links WHERE b = ANY(${ids}::uuid[])`;
+}
+
+/** The other members of the groups `ids` are in now. */
+export async function groupMatesOf(sql: Sql, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<{ id: string }[]>`
+    SELECT DISTINCT o.event_id AS id
+    FROM event_group_members m JOIN event_group_members o ON o.group_id = m.group_id
+    WHERE m.event_id = ANY(${ids}::uuid[]) AND NOT o.event_id = ANY(${ids}::uuid[])`;
+  return rows.map((r) => r.id);
+}
+
+/** Events linked as the same to another but in no group: left so when a canonical was deleted. */
+export async function ungroupedLinkedEvents(sql: Sql, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT DISTINCT x.id FROM event_links l
+    CROSS JOIN LATERAL (VALUES (l.a), (l.b)) AS x(id)
+    WHERE l.kind <> 'not_same'
+      AND NOT EXISTS (SELECT 1 FROM event_group_members m WHERE m.event_id = x.id)
+    LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}
+
+/** What the canonical rule reads of each event. */
+export async function canonicalFactsOf(
+  sql: Sql,
+  ids: string[],
+): Promise<{ id: string; trusted: boolean; completeness: number; created_at: Date }[]> {
+  if (ids.length === 0) return [];
+  return await sql`
+    SELECT e.id, (k.trusted AND k.revoked_at IS NULL) AS trusted, e.created_at,
+      (num_nonnulls(e.description, e.ends_at, e.timezone, e.venue_name, e.city, e.country,
+        e.latitude, e.is_hybrid, e.price_min, e.event_type, e.organiser_name, e.organiser_url,
+        e.cover_image_url, e.attendee_count, e.capacity)
+       + (cardinality(e.topics) > 0)::int + (cardinality(e.tags) > 0)::int) AS completeness
+    FROM events e JOIN api_keys k ON k.id = e.last_key_id
+    WHERE e.id = ANY(${ids}::uuid[])`;
+}
+
+/** Replaces the group rows of `ids` with `members` (whose events must all be among `ids`). */
+export async function replaceGroupMembers(
+  sql: Sql,
+  ids: string[],
+  members: { event_id: string; group_id: string; canonical: boolean }[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`DELETE FROM event_group_members WHERE event_id = ANY(${ids}::uuid[])`;
+  if (members.length === 0) return;
+  await sql`
+    INSERT INTO event_group_members (event_id, group_id, canonical)
+    SELECT event_id, group_id, canonical
+    FROM jsonb_to_recordset(${sql.json(members as never)}::jsonb) AS x(
+      event_id uuid, group_id uuid, canonical boolean)`;
+}
+
+/** The events in some group that `keyId` last wrote (whose canonical choice follows its trust). */
+export async function groupedEventsOfKey(sql: Sql, keyId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT m.event_id AS id FROM event_group_members m JOIN events e ON e.id = m.event_id
+    WHERE e.last_key_id = ${keyId}::uuid`;
+  return rows.map((r) => r.id);
+}
+
+/** Which of `ids` are events. */
+export async function existingEvents(sql: Sql, ids: string[]): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`SELECT id FROM events WHERE id = ANY(${ids}::uuid[])`;
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,64 @@
+/** What the matcher knows of an event: its normalised title, time, place and address. */
+import { compactTitle, titleWords } from "./normalise-title.ts";
+import { cityKey, countryKey } from "./normalise-place.ts";
+import { ownSiteKey, urlKey } from "./normalise-url.ts";
+
+/** The fields of a stored event the matcher reads. */
+export interface MatchSource {
+  id: string;
+  title: string;
+  source_url: string;
+  starts_at: Date | string;
+  ends_at: Date | string | null;
+  city: string | null;
+  country: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  is_virtual: boolean;
+  is_hybrid: boolean | null;
+}
+
+/** An event normalised for matching. */
+export interface MatchFacts {
+  id: string;
+  words: string[];
+  compact: string;
+  /** Start and end (the start when none) in epoch milliseconds. */
+  start: number;
+  end: number;
+  city: string | null;
+  country: string | null;
+  point: { latitude: number; longitude: number } | null;
+  /** Online only: no place to compare. */
+  online: boolean;
+  url: string | null;
+  site: string | null;
+}
+
+const epoch = (v: Date | string) => (v instanceof Date ? v.getTime() : Date.parse(v));
+
+/** Normalises an event for the matcher. */
+export function matchFactsOf(e: MatchSource): MatchFacts {
+  const start = epoch(e.starts_at);
+  const end = e.ends_at === null ? start : Math.max(start, epoch(e.ends_at));
+  return {
+    id: e.id,
+    words: titleWords(e.title),
+    compact: compactTitle(e.title),
+    start,
+    end,
+    city: cityKey(e.city),
+    country: countryKey(e.country),
+    point: e.latitude !== null && e.longitude !== null
+      ? { latitude: e.latitude, longitude: e.longitude }
+      : null,
+    online: e.is_virtual && !e.is_hybrid && cityKey(e.city) === null,
+    url: urlKey(e.source_url),
+    site: ownSiteKey(e.source_url),
+  };
+}
+
+/** The key candidates are looked up by: the city, or "online". */
+export function placeKeyOf(f: MatchFacts): string | null {
+  return f.online ? "online" : f.city;
+}

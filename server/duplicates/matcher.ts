@@ -1,0 +1,115 @@
+/**
+ * Whether two listings are the same real-world event. Pure: the rules read two MatchFacts and
+ * nothing else, so the evaluation and the tests exercise exactly what ingestion runs.
+ */
+import type { MatchFacts } from "./match-facts.ts";
+import { isAcronymOf } from "./normalise-title.ts";
+import { distanceKm } from "./normalise-place.ts";
+
+const HOUR = 3_600_000;
+// Same local day with a day of slack: time zones and date-only listings move a start by up
+// to a day either way.
+const MAX_GAP = 36 * HOUR;
+// Two listings written a day or two apart with the same name and address.
+const MAX_GAP_SAME_ADDRESS = 60 * HOUR;
+const SAME_PLACE_KM = 30;
+const FAR_KM = 120;
+
+/** How two listings' places compare. */
+export type PlaceRelation = "same" | "unknown" | "other-town" | "conflict";
+
+/** The outcome for a pair: whether it is one event, and how sure (for ordering the merges). */
+export interface MatchVerdict {
+  same: boolean;
+  score: number;
+  reason: string;
+}
+
+/** Hours between the two listings' time spans (0 when they overlap). */
+export function gapMs(a: MatchFacts, b: MatchFacts): number {
+  return Math.max(0, Math.max(a.start, b.start) - Math.min(a.end, b.end));
+}
+
+/** Compares the places of two listings. */
+export function placeRelation(a: MatchFacts, b: MatchFacts): PlaceRelation {
+  if (a.online && b.online) return "same";
+  if (a.point && b.point) {
+    const km = distanceKm(a.point, b.point);
+    if (km <= SAME_PLACE_KM) return "same";
+    if (km > FAR_KM) return "conflict";
+  }
+  if (a.country && b.country && a.country !== b.country) return "conflict";
+  if (a.city && b.city) return a.city === b.city ? "same" : "other-town";
+  if (a.online !== b.online && (a.city || b.city)) return "other-town";
+  return "unknown";
+}
+
+function editDistanceAtMostOne(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  let j = 0;
+  let edits = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    if (++edits > 1) return false;
+    if (a.length > b.length) i++;
+    else if (b.length > a.length) j++;
+    else {
+      i++;
+      j++;
+    }
+  }
+  return edits + (a.length - i) + (b.length - j) <= 1;
+}
+
+function wordsAlike(a: string, b: string): boolean {
+  if (a === b) return true;
+  // A typo or a plural in a long word; short words (codes such as "us" and "uk") must be equal.
+  return a.length >= 5 && b.length >= 5 && editDistanceAtMostOne(a, b);
+}
+
+/**
+ * How alike two titles are, 0 to 1: 1 when their naming words run together are the same, 0.9
+ * for an acronym of the other, 0.85 and up when one's words are all in the other, else the share
+ * of words in common (Jaccard).
+ */
+export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
+  if (a.compact.length > 0 && a.compact === b.compact) return 1;
+  if (a.words.length === 1 && isAcronymOf(a.words[0], b.words)) return 0.9;
+  if (b.words.length === 1 && isAcronymOf(b.words[0], a.words)) return 0.9;
+  const common = a.words.filter((w) => b.words.some((v) => wordsAlike(w, v))).length;
+  if (common === 0) return 0;
+  const jaccard = common / (a.words.length + b.words.length - common);
+  const fewer = Math.min(a.words.length, b.words.length);
+  return common === fewer ? 0.85 + 0.15 * jaccard : jaccard;
+}
+
+/** Decides whether `a` and `b` list the same real-world event. */
+export function matchListings(a: MatchFacts, b: MatchFacts): MatchVerdict {
+  const gap = gapMs(a, b);
+  const place = placeRelation(a, b);
+  const title = titleSimilarity(a, b);
+  const sameUrl = a.url !== null && a.url === b.url;
+  const sameSite = a.site !== null && a.site === b.site;
+  const no = (reason: string): MatchVerdict => ({ same: false, score: title, reason });
+  const yes = (reason: string, bonus: number): MatchVerdict => ({
+    same: true,
+    score: title + bonus,
+    reason,
+  });
+  if (place === "conflict") return no("places far apart");
+  // A page for several events (a series' site) names each town in its title: another town
+  // needs the same name as well.
+  const nameNeeded = place === "other-town" ? 0.85 : 0.3;
+  if (sameUrl && gap <= MAX_GAP_SAME_ADDRESS && title >= nameNeeded) return yes("same address", 1);
+  if (gap > MAX_GAP) return no("dates apart");
+  if (sameSite && title >= 0.5) return yes("same site, alike titles", 0.5);
+  if (place === "same" && title >= 0.6) return yes("same place, alike titles", 0.3);
+  if (place === "unknown" && title >= 0.85) return yes("same title, place unknown", 0.1);
+  if (place === "other-town" && title >= 1) return yes("same title, nearby town", 0);
+  return no("titles or places differ");
+}

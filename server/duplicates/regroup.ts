@@ -1,0 +1,90 @@
+/** Keeps groups right: re-forms the groups around some events from the links between them. */
+import type { Sql } from "postgres";
+import {
+  canonicalFactsOf,
+  groupMatesOf,
+  type Link,
+  linksTouching,
+  lockDuplicates,
+  replaceGroupMembers,
+  ungroupedLinkedEvents,
+} from "../db/duplicate-links.ts";
+import { canonicalOf } from "./canonical-rule.ts";
+import { formGroups } from "./form-groups.ts";
+
+// A group past this size is a chain of doubtful links, not one event; the walk stops there.
+const MAX_COMPONENT = 200;
+const MAX_ROUNDS = 8;
+
+/** The events reachable from `ids` through links, and those links (bounded). */
+async function linkedComponent(sql: Sql, ids: string[]): Promise<{ ids: string[]; links: Link[] }> {
+  const seen = new Set(ids);
+  const links = new Map<string, Link>();
+  let frontier = [...seen];
+  for (let round = 0; round < MAX_ROUNDS && frontier.length > 0; round++) {
+    const found = await linksTouching(sql, frontier);
+    frontier = [];
+    for (const l of found) {
+      links.set(`${l.a} ${l.b}`, l);
+      for (const id of [l.a, l.b]) {
+        if (!seen.has(id) && seen.size < MAX_COMPONENT) {
+          seen.add(id);
+          frontier.push(id);
+        }
+      }
+    }
+  }
+  return { ids: [...seen], links: [...links.values()] };
+}
+
+/**
+ * Re-forms the groups of `ids`, of the events they were grouped with and of those linked to
+ * them, choosing each group's canonical event by the canonical rule. Call it holding the
+ * duplicates lock (lockDuplicates), inside the transaction that changed the links or events.
+ */
+export async function regroup(sql: Sql, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const mates = await groupMatesOf(sql, ids);
+  const component = await linkedComponent(sql, [...new Set([...ids, ...mates])]);
+  const groups = formGroups(component.ids, component.links);
+  const facts = new Map(
+    (await canonicalFactsOf(sql, groups.flat())).map((f) => [f.id, f]),
+  );
+  const members = groups.flatMap((group) => {
+    // An event deleted meanwhile has no facts: it is in no group.
+    const present = group.flatMap((id) => facts.get(id) ?? []);
+    if (present.length < 2) return [];
+    const canonical = canonicalOf(present).id;
+    return present.map((f) => ({
+      event_id: f.id,
+      group_id: canonical,
+      canonical: f.id === canonical,
+    }));
+  });
+  await replaceGroupMembers(sql, component.ids, members);
+}
+
+/**
+ * Re-forms groups that lost their canonical event: deleting it takes its group's rows along
+ * (the rows name the group by it), leaving the other members linked but ungrouped.
+ */
+export async function regroupOrphans(sql: Sql): Promise<void> {
+  for (let round = 0; round < 20; round++) {
+    const orphans = await ungroupedLinkedEvents(sql, 500);
+    if (orphans.length === 0) return;
+    await regroup(sql, orphans);
+    // Linked but rightly apart (an operator's "not same" through a third listing): done.
+    const left = await ungroupedLinkedEvents(sql, 500);
+    if (left.length >= orphans.length && left.every((id) => orphans.includes(id))) return;
+  }
+}
+
+/** After events were deleted: takes the duplicates lock and mends the groups they left. */
+export async function mendGroupsAfterDeletes(sql: Sql): Promise<void> {
+  await sql.begin(async (transaction) => {
+    // postgres.js types a transaction apart from the pool, though both run the same queries.
+    const tx = transaction as unknown as Sql;
+    await lockDuplicates(tx);
+    await regroupOrphans(tx);
+  });
+}

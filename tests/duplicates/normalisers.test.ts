@@ -1,0 +1,154 @@
+/** The normalisers and the matcher's rules, on the spellings real lists use. */
+import assert from "node:assert/strict";
+import { compactTitle, isAcronymOf, titleWords } from "../../server/duplicates/normalise-title.ts";
+import { cityKey, countryKey, distanceKm } from "../../server/duplicates/normalise-place.ts";
+import { ownSiteKey, urlKey } from "../../server/duplicates/normalise-url.ts";
+import { matchFactsOf, type MatchSource } from "../../server/duplicates/match-facts.ts";
+import { matchListings } from "../../server/duplicates/matcher.ts";
+import { canonicalOf } from "../../server/duplicates/canonical-rule.ts";
+import { formGroups } from "../../server/duplicates/form-groups.ts";
+
+Deno.test("titles lose years, editions, punctuation and the spelling of 'conference'", () => {
+  assert.deepEqual(titleWords("PyCon DE & PyData 2025"), ["pycon", "pydata"]);
+  assert.deepEqual(titleWords("The 13th Annual Rust Conf '25"), ["rust"]);
+  assert.deepEqual(titleWords("RustConf2025"), ["rustconf"]);
+  assert.equal(compactTitle("DevOpsDays Amsterdam 2025"), compactTitle("DevOps Days Amsterdam"));
+  assert.equal(compactTitle("Café Conférence"), "cafe");
+  // A title of only generic words keeps them.
+  assert.deepEqual(titleWords("Conference 2026"), ["conference"]);
+});
+
+Deno.test("an acronym matches the words it shortens, and only those", () => {
+  assert.ok(isAcronymOf("SCaLE", titleWords("Southern California Linux Expo")));
+  assert.ok(isAcronymOf("KCD", ["kubernetes", "community", "days"]));
+  assert.ok(!isAcronymOf("KCD", ["kotlin", "conf", "denmark", "extra"]));
+  assert.ok(!isAcronymOf("scale", ["scale"]));
+});
+
+Deno.test("places compare in one spelling", () => {
+  assert.equal(cityKey("München"), cityKey("Munich"));
+  assert.equal(cityKey("Austin, TX"), "austin");
+  assert.equal(cityKey("Online"), null);
+  assert.equal(countryKey("USA"), countryKey("United States"));
+  assert.equal(countryKey("U.K."), "gb");
+  assert.ok(
+    Math.abs(
+      distanceKm({ latitude: 52.52, longitude: 13.405 }, {
+        latitude: 48.137,
+        longitude: 11.575,
+      }) - 504,
+    ) < 5,
+  );
+});
+
+Deno.test("URLs ignore scheme, www, trailing slash, fragment and tracking parameters", () => {
+  assert.equal(
+    urlKey("https://www.Example.org/conf/?utm_source=x&b=2&a=1#top"),
+    urlKey("http://example.org/conf?a=1&b=2"),
+  );
+  assert.notEqual(urlKey("https://example.org/conf?id=1"), urlKey("https://example.org/conf?id=2"));
+  assert.equal(urlKey("javascript:alert(1)"), null);
+  assert.equal(ownSiteKey("https://2025.pycon.de/"), "pycon.de");
+  assert.equal(ownSiteKey("https://www.meetup.com/group/events/1"), null);
+});
+
+const event = (o: Partial<MatchSource>): MatchSource => ({
+  id: crypto.randomUUID(),
+  title: "Conference",
+  source_url: "https://example.org/",
+  starts_at: "2031-05-01T09:00:00Z",
+  ends_at: null,
+  city: null,
+  country: null,
+  latitude: null,
+  longitude: null,
+  is_virtual: false,
+  is_hybrid: null,
+  ...o,
+});
+const same = (a: Partial<MatchSource>, b: Partial<MatchSource>) =>
+  matchListings(matchFactsOf(event(a)), matchFactsOf(event(b))).same;
+
+Deno.test("the matcher joins listings of one event and keeps series editions apart", () => {
+  const berlin = { city: "Berlin", country: "Germany" };
+  assert.ok(same({ title: "JSConf EU 2031", ...berlin }, {
+    title: "JSConf EU",
+    starts_at: "2031-05-01T22:00:00Z",
+    ...berlin,
+  }));
+  assert.ok(
+    same({
+      title: "SCaLE 28x",
+      city: "Pasadena",
+      source_url: "https://www.socallinuxexpo.org/scale/28x",
+    }, {
+      title: "Southern California Linux Expo",
+      city: "Pasadena",
+      source_url: "https://socallinuxexpo.org/",
+    }),
+  );
+  // Same series, another city the same week; another year; another country.
+  assert.ok(
+    !same({ title: "DevFest Nantes", city: "Nantes" }, { title: "DevFest Lille", city: "Lille" }),
+  );
+  assert.ok(
+    !same({ title: "PyCon US", ...berlin }, {
+      title: "PyCon US",
+      starts_at: "2032-05-01T09:00:00Z",
+      ...berlin,
+    }),
+  );
+  assert.ok(
+    !same({ title: "PyCon US", country: "USA" }, { title: "PyCon DE", country: "Germany" }),
+  );
+  // Co-located: same city and days, another conference.
+  assert.ok(
+    !same({ title: "KubeCon + CloudNativeCon Europe", city: "London" }, {
+      title: "Cloud Native Rejekts",
+      city: "London",
+    }),
+  );
+});
+
+Deno.test("the canonical rule prefers trusted, then complete, then earliest written", () => {
+  const base = { completeness: 3, created_at: "2031-01-02T00:00:00Z" };
+  assert.equal(
+    canonicalOf([{ id: "a", trusted: false, ...base, completeness: 9 }, {
+      id: "b",
+      trusted: true,
+      ...base,
+    }]).id,
+    "b",
+  );
+  assert.equal(
+    canonicalOf([{ id: "a", trusted: true, ...base }, {
+      id: "b",
+      trusted: true,
+      ...base,
+      completeness: 4,
+    }]).id,
+    "b",
+  );
+  assert.equal(
+    canonicalOf([{ id: "b", trusted: true, ...base }, {
+      id: "a",
+      trusted: true,
+      ...base,
+      created_at: "2031-01-01T00:00:00Z",
+    }]).id,
+    "a",
+  );
+});
+
+Deno.test("an operator's 'not same' keeps two listings apart whatever links join them", () => {
+  const groups = formGroups(["a", "b", "c"], [
+    { a: "a", b: "b", kind: "detected", score: 1 },
+    { a: "b", b: "c", kind: "detected", score: 0.9 },
+    { a: "a", b: "c", kind: "not_same", score: 1 },
+  ]);
+  assert.deepEqual(groups, [["a", "b"]]);
+  assert.deepEqual(formGroups(["a", "b"], [{ a: "a", b: "b", kind: "same", score: 1 }]), [[
+    "a",
+    "b",
+  ]]);
+});
