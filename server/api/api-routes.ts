@@ -32,6 +32,7 @@ import {
   untrustKeyRoute,
 } from "./admin-key-review.ts";
 import { backupHandler, backupRoute } from "./admin-backup.ts";
+import { auditHandler, auditRoute } from "./admin-audit.ts";
 import { healthzHandler, healthzRoute } from "./healthz.ts";
 import { openApiHandler, openApiRoute } from "./openapi-document.ts";
 
@@ -55,6 +56,7 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: revokeKeyRoute, handler: revokeKeyHandler });
   mount({ route: deleteContributorEventsRoute, handler: deleteContributorEventsHandler });
   mount({ route: backupRoute, handler: backupHandler });
+  mount({ route: auditRoute, handler: auditHandler });
   mount({ route: healthzRoute, handler: healthzHandler });
   mount({ route: openApiRoute, handler: openApiHandler(app) });
 }

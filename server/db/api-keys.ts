@@ -148,3 +148,10 @@ export async function recordFirstBatch(
     UPDATE api_keys SET first_batch_at = now(), first_batch_event_ids = ${eventIds}::uuid[]
     WHERE id = ${keyId} AND first_batch_at IS NULL`;
 }
+
+/** How many events the key wrote last (what its trust decides for). */
+export async function countEventsOfKey(sql: Sql, keyId: string): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM events WHERE last_key_id = ${keyId}::uuid`;
+  return row.count;
+}

@@ -269,6 +269,22 @@ for (const kind of testBackends()) {
         await overLimit((key) => one(crypto.randomUUID(), key));
       });
 
+      await t.step("listAudit", async () => {
+        const audit = (query = "", key: string | null = admin): Call => ({
+          method: "GET",
+          path: "/api/v1/admin/audit",
+          query,
+          key,
+        });
+        const page = await refused(audit("limit=1"), 200);
+        assert.ok(page.body.next_cursor);
+        await refused(audit(`cursor=${page.body.next_cursor}`), 200);
+        await refused(audit("cursor=nope"), 400);
+        await refused(audit("", null), 401);
+        await refused(audit("", writer.key), 403);
+        await overLimit((key) => audit("", key));
+      });
+
       await t.step("deleteContributorEvents", async () => {
         const keys = await refused({ method: "GET", path: "/api/v1/admin/keys", key: admin }, 200);
         const contributor = keys.body.data.find((k: { id: string }) => k.id === other.id)

@@ -49,3 +49,18 @@ export async function signedUpContributor(
 
 /** The password every contributor made here signs in with. */
 export const CONTRIBUTOR_PASSWORD = PASSWORD;
+
+/** An operator signed in on the site: an OPERATOR_EMAILS address that proved the operator key. */
+export async function signedInOperator(
+  server: { url: string; adminKey: string },
+  email: string,
+): Promise<FormClient> {
+  const op = new FormClient(server.url);
+  await signUp(op, email, PASSWORD);
+  await op.get("/dashboard");
+  const confirmed = await op.post("/dashboard/operator", { operator_key: server.adminKey });
+  if (confirmed.status !== 303) {
+    throw new Error(`Cannot confirm the operator ${email}: is it in operatorEmails?`);
+  }
+  return op;
+}
