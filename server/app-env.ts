@@ -17,6 +17,8 @@ export interface Principal {
   hasFirstBatch: boolean;
   /** Whether the key's events go into AI search. */
   trusted: boolean;
+  /** Made by its contributor on the dashboard: its batches may count against review budgets. */
+  selfService: boolean;
 }
 
 /** Everything a request handler depends on, built once at start. */

@@ -17,6 +17,23 @@ const positiveInt = (name: string, fallback: number) =>
     return n;
   });
 
+/** Budgets of a contributor none of whose keys is trusted (docs/unreviewed-contributors.md). */
+export interface UnreviewedBudgets {
+  /** Stored upcoming events at most; a push past it is refused whole. */
+  maxUpcomingEvents: number;
+  /** Active (unrevoked, unexpired) keys at most. */
+  maxKeys: number;
+  /** The rate limit of a key such a contributor makes on the dashboard. */
+  rateLimitPerMinute: number;
+}
+
+/** The budgets when no setting names them. */
+export const UNREVIEWED_DEFAULTS: UnreviewedBudgets = {
+  maxUpcomingEvents: 1000,
+  maxKeys: 3,
+  rateLimitPerMinute: 10,
+};
+
 const ConfigSchema = z.object({
   PORT: z.string().optional().transform((v, ctx) => {
     if (v === undefined || v.trim() === "") return 8000;
@@ -43,6 +60,15 @@ const ConfigSchema = z.object({
   ),
   RATE_LIMIT_PER_MINUTE: positiveInt("RATE_LIMIT_PER_MINUTE", 60),
   PUBLIC_RATE_LIMIT_PER_MINUTE: positiveInt("PUBLIC_RATE_LIMIT_PER_MINUTE", 600),
+  UNREVIEWED_MAX_UPCOMING_EVENTS: positiveInt(
+    "UNREVIEWED_MAX_UPCOMING_EVENTS",
+    UNREVIEWED_DEFAULTS.maxUpcomingEvents,
+  ),
+  UNREVIEWED_MAX_KEYS: positiveInt("UNREVIEWED_MAX_KEYS", UNREVIEWED_DEFAULTS.maxKeys),
+  UNREVIEWED_RATE_LIMIT_PER_MINUTE: positiveInt(
+    "UNREVIEWED_RATE_LIMIT_PER_MINUTE",
+    UNREVIEWED_DEFAULTS.rateLimitPerMinute,
+  ),
   REQUEST_READ_TIMEOUT_SECONDS: positiveInt("REQUEST_READ_TIMEOUT_SECONDS", 30),
   DATA_MIN_FREE_MB: positiveInt("DATA_MIN_FREE_MB", 128),
   TRUST_PROXY: z.enum(["true", "false", ""]).optional()
@@ -140,6 +166,13 @@ export interface Config {
   mcpAllowedOrigins?: string[];
   /** Lower-cased addresses of the site accounts that may act as operators (review queue). */
   operatorEmails?: string[];
+  /** Budgets of unreviewed contributors; UNREVIEWED_DEFAULTS for any left out. */
+  unreviewed?: Partial<UnreviewedBudgets>;
+}
+
+/** The budgets of unreviewed contributors in force. */
+export function unreviewedBudgets(config: Config): UnreviewedBudgets {
+  return { ...UNREVIEWED_DEFAULTS, ...config.unreviewed };
 }
 
 /** Thrown when a setting is wrong; its message names the variable and how to fix it. */
@@ -179,5 +212,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     embeddingWorker: v.EMBEDDINGS_WORKER || "in-process",
     mcpAllowedOrigins: v.MCP_ALLOWED_ORIGINS,
     operatorEmails: v.OPERATOR_EMAILS,
+    unreviewed: {
+      maxUpcomingEvents: v.UNREVIEWED_MAX_UPCOMING_EVENTS,
+      maxKeys: v.UNREVIEWED_MAX_KEYS,
+      rateLimitPerMinute: v.UNREVIEWED_RATE_LIMIT_PER_MINUTE,
+    },
   };
 }

@@ -3,10 +3,12 @@
  * `admin`; an expiry of 30, 90 or 365 days, or none), made by the same issueApiKey as the
  * operator API.
  */
+import type { Sql } from "postgres";
 import { z } from "zod";
 import type { AppDeps } from "../app-env.ts";
+import { unreviewedBudgets } from "../config.ts";
 import type { ApiKeyRecord } from "../db/api-keys.ts";
-import { listApiKeys } from "../db/api-keys.ts";
+import { countActiveKeys, lockIfUnreviewed } from "../db/contributor-budget.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import type { Viewer } from "./viewer.ts";
 
@@ -42,28 +44,41 @@ export function expiryOf(lifetime: NewKeyForm["lifetime"], now: Date): Date | nu
   return lifetime === "never" ? null : new Date(now.getTime() + Number(lifetime) * 86_400_000);
 }
 
-/** Makes the key; the full key is in the answer, and nowhere else ever again. */
+/**
+ * Makes the key; the full key is in the answer, and nowhere else ever again. An unreviewed
+ * contributor (docs/unreviewed-contributors.md) may hold fewer keys, and its new keys get the
+ * lower rate limit; the count and the insert share a lock, so two forms sent at once cannot
+ * both pass the limit.
+ */
 export async function createContributorKey(
   deps: AppDeps,
   options: { viewer: Viewer; form: NewKeyForm },
 ): Promise<{ key: string; record: ApiKeyRecord } | { problem: string }> {
   const { viewer, form } = options;
-  const keys = await listApiKeys(deps.db.sql, { contributorId: viewer.contributorId });
-  const now = new Date();
-  const active = keys.filter((k) =>
-    k.revoked_at === null && !(k.expires_at && k.expires_at <= now)
-  );
-  if (active.length >= MAX_ACTIVE_KEYS) {
-    return {
-      problem: `You have ${MAX_ACTIVE_KEYS} keys already: revoke one you no longer use first.`,
-    };
-  }
-  return await issueApiKey(deps.db.sql, {
-    contributor: viewer.contributorName,
-    name: form.name,
-    scopes: [...new Set(form.scopes)],
-    rateLimitPerMinute: deps.config.defaultRateLimitPerMinute,
-    createdBy: `dashboard:${viewer.email}`,
-    expiresAt: expiryOf(form.lifetime, now),
+  const budgets = unreviewedBudgets(deps.config);
+  return await deps.db.sql.begin(async (transaction) => {
+    const tx = transaction as unknown as Sql;
+    const unreviewed = await lockIfUnreviewed(tx, viewer.contributorId);
+    const max = unreviewed ? budgets.maxKeys : MAX_ACTIVE_KEYS;
+    const active = await countActiveKeys(tx, viewer.contributorId);
+    if (active >= max) {
+      return {
+        problem: unreviewed
+          ? `You have ${active} keys already, the most an account may hold until an operator ` +
+            `has reviewed its events (${max}): revoke one you no longer use first.`
+          : `You have ${MAX_ACTIVE_KEYS} keys already: revoke one you no longer use first.`,
+      };
+    }
+    return await issueApiKey(tx, {
+      contributor: viewer.contributorName,
+      name: form.name,
+      scopes: [...new Set(form.scopes)],
+      rateLimitPerMinute: unreviewed
+        ? Math.min(budgets.rateLimitPerMinute, deps.config.defaultRateLimitPerMinute)
+        : deps.config.defaultRateLimitPerMinute,
+      createdBy: `dashboard:${viewer.email}`,
+      expiresAt: expiryOf(form.lifetime, new Date()),
+      selfService: true,
+    });
   });
 }

@@ -2,11 +2,12 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import { contributorExists, deleteEventsOfContributor } from "../db/event-deletes.ts";
+import { contributorExists } from "../db/event-deletes.ts";
+import { deleteContributorEvents } from "../auth/contributor-decisions.ts";
+import { operatorName } from "./admin-key-ref.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { errorResponse, json } from "./responses.ts";
-import { mendGroupsAfterDeletes } from "../duplicates/regroup.ts";
 
 export const deleteContributorEventsRoute = createRoute({
   method: "delete",
@@ -45,7 +46,9 @@ export const deleteContributorEventsHandler: RouteHandler<
         "(GET /api/v1/admin/keys).",
     );
   }
-  const deleted = await deleteEventsOfContributor(sql, id);
-  if (deleted > 0) await mendGroupsAfterDeletes(sql);
+  const deleted = await deleteContributorEvents(c.get("deps"), {
+    contributorId: id,
+    decidedBy: operatorName(c),
+  });
   return c.json({ data: { deleted } }, 200);
 };

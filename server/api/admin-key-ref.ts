@@ -59,3 +59,9 @@ export async function keyFromPath(c: Context<AppEnv>, ref: string): Promise<ApiK
 export async function currentKeyView(c: Context<AppEnv>, keyId: string): Promise<ApiKeyView> {
   return keyView((await findApiKeyByRef(c.get("deps").db.sql, keyId))!);
 }
+
+/** Who makes an operator decision: the operator key's display prefix, or ADMIN_API_KEY. */
+export function operatorName(c: Context<AppEnv>): string {
+  const principal = c.get("principal");
+  return principal.keyId === null ? "ADMIN_API_KEY" : principal.prefix;
+}

@@ -3,23 +3,23 @@
  * Trust changes wake the embedding worker, which embeds every event the key last wrote.
  */
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import { firstBatchOf, setKeyRateLimit } from "../db/key-trust.ts";
-import { trustKey, untrustKey } from "../auth/key-decisions.ts";
+import { firstBatchOf } from "../db/key-trust.ts";
+import { changeKeyRate, trustKey, untrustKey } from "../auth/key-decisions.ts";
 import { KeyPatch, KeyReview } from "../../shared/key-schemas.ts";
 import { errorResponse, json } from "./responses.ts";
-import { currentKeyView, KeyData, keyFromPath, KeyRefParams, keyView } from "./admin-key-ref.ts";
+import {
+  currentKeyView,
+  KeyData,
+  keyFromPath,
+  KeyRefParams,
+  keyView,
+  operatorName,
+} from "./admin-key-ref.ts";
 
 const operators = [{ bearerAuth: ["admin"] }];
 const noSuchKey = errorResponse("not_found", "No key has this id or prefix.");
-
-/** Who made a decision: the operator key's display prefix, or the name of the env variable. */
-function decidedBy(c: Context<AppEnv>): string {
-  const principal = c.get("principal");
-  return principal.keyId === null ? "ADMIN_API_KEY" : principal.prefix;
-}
 
 export const getKeyRoute = createRoute({
   method: "get",
@@ -62,7 +62,7 @@ export const trustKeyRoute = createRoute({
 /** The key's events enter AI search. */
 export const trustKeyHandler: RouteHandler<typeof trustKeyRoute, AppEnv> = async (c) => {
   const key = await keyFromPath(c, c.req.valid("param").ref);
-  await trustKey(c.get("deps"), key, decidedBy(c));
+  await trustKey(c.get("deps"), key, operatorName(c));
   return c.json({ data: await currentKeyView(c, key.id) }, 200);
 };
 
@@ -81,7 +81,7 @@ export const untrustKeyRoute = createRoute({
 /** The key's events leave AI search at once. */
 export const untrustKeyHandler: RouteHandler<typeof untrustKeyRoute, AppEnv> = async (c) => {
   const key = await keyFromPath(c, c.req.valid("param").ref);
-  await untrustKey(c.get("deps"), key, decidedBy(c));
+  await untrustKey(c.get("deps"), key, operatorName(c));
   return c.json({ data: await currentKeyView(c, key.id) }, 200);
 };
 
@@ -108,6 +108,10 @@ export const patchKeyRoute = createRoute({
 export const patchKeyHandler: RouteHandler<typeof patchKeyRoute, AppEnv> = async (c) => {
   const key = await keyFromPath(c, c.req.valid("param").ref);
   const { rate_limit_per_minute } = c.req.valid("json");
-  await setKeyRateLimit(c.get("deps").db.sql, key.id, rate_limit_per_minute);
+  await changeKeyRate(c.get("deps"), {
+    key,
+    perMinute: rate_limit_per_minute,
+    decidedBy: operatorName(c),
+  });
   return c.json({ data: await currentKeyView(c, key.id) }, 200);
 };

@@ -8,7 +8,7 @@ import { listApiKeys } from "../db/api-keys.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import { revokeKey } from "../auth/key-decisions.ts";
 import { errorResponse, json } from "./responses.ts";
-import { KeyData, keyFromPath, KeyRefParams, keyView } from "./admin-key-ref.ts";
+import { KeyData, keyFromPath, KeyRefParams, keyView, operatorName } from "./admin-key-ref.ts";
 
 const operators = [{ bearerAuth: ["admin"] }];
 
@@ -89,6 +89,6 @@ export const revokeKeyRoute = createRoute({
 /** Revokes the key: 401 from its next request on. */
 export const revokeKeyHandler: RouteHandler<typeof revokeKeyRoute, AppEnv> = async (c) => {
   const key = await keyFromPath(c, c.req.valid("param").ref);
-  const revoked = await revokeKey(c.get("deps"), key);
+  const revoked = await revokeKey(c.get("deps"), key, operatorName(c));
   return c.json({ data: keyView(revoked) }, 200);
 };

@@ -38,6 +38,7 @@ import {
   sameEventHandler,
   sameEventRoute,
 } from "./admin-duplicates.ts";
+import { auditHandler, auditRoute } from "./admin-audit.ts";
 import { healthzHandler, healthzRoute } from "./healthz.ts";
 import { openApiHandler, openApiRoute } from "./openapi-document.ts";
 
@@ -63,6 +64,7 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: sameEventRoute, handler: sameEventHandler });
   mount({ route: notSameEventRoute, handler: notSameEventHandler });
   mount({ route: backupRoute, handler: backupHandler });
+  mount({ route: auditRoute, handler: auditHandler });
   mount({ route: healthzRoute, handler: healthzHandler });
   mount({ route: openApiRoute, handler: openApiHandler(app) });
 }

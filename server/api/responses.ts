@@ -68,6 +68,7 @@ const ERROR_SCHEMAS: Partial<Record<ErrorCode, { id: string; status: number }>> 
   not_found: { id: "NotFound", status: 404 },
   request_timeout: { id: "RequestTimeout", status: 408 },
   conflict: { id: "Conflict", status: 409 },
+  review_budget_exceeded: { id: "ReviewBudgetExceeded", status: 409 },
   payload_too_large: { id: "PayloadTooLarge", status: 413 },
   uri_too_long: { id: "UriTooLong", status: 414 },
   unsupported_media_type: { id: "UnsupportedMediaType", status: 415 },

@@ -12,6 +12,8 @@ export interface IssueApiKeyOptions {
   createdBy: string;
   /** When the key stops working; absent or null: never. */
   expiresAt?: Date | null;
+  /** Made by its contributor on the dashboard (absent: by an operator). */
+  selfService?: boolean;
 }
 
 const UNIQUE_VIOLATION = "23505";

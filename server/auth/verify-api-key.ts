@@ -33,6 +33,7 @@ export async function verifyApiKey(
         rateLimitPerMinute: 600,
         hasFirstBatch: true,
         trusted: false,
+        selfService: false,
       },
     };
   }
@@ -58,6 +59,7 @@ export async function verifyApiKey(
       rateLimitPerMinute: record.rate_limit_per_minute,
       hasFirstBatch: record.first_batch_at !== null,
       trusted: record.trusted,
+      selfService: record.self_service,
     },
   };
 }

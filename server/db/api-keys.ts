@@ -25,6 +25,8 @@ export interface ApiKeyRecord {
   last_used_at: Date | null;
   /** When the key stops working; null: never. */
   expires_at: Date | null;
+  /** Made by its contributor on the dashboard, not by an operator. */
+  self_service: boolean;
 }
 
 export interface NewApiKey {
@@ -37,6 +39,8 @@ export interface NewApiKey {
   createdBy: string;
   /** When the key stops working; absent or null: never. */
   expiresAt?: Date | null;
+  /** Made by its contributor on the dashboard (absent: by an operator). */
+  selfService?: boolean;
 }
 
 function keyColumns(sql: Sql) {
@@ -49,7 +53,7 @@ function keyColumns(sql: Sql) {
       ELSE 'untrusted'
     END AS status,
     k.trusted, k.rate_limit_per_minute, k.created_by, k.created_at, k.first_batch_at,
-    k.reviewed_at, k.reviewed_by, k.revoked_at, k.last_used_at, k.expires_at`;
+    k.reviewed_at, k.reviewed_by, k.revoked_at, k.last_used_at, k.expires_at, k.self_service`;
 }
 
 /** Stores a new key (and its contributor, the first time the name is seen). */
@@ -61,9 +65,10 @@ export async function insertApiKey(sql: Sql, key: NewApiKey): Promise<ApiKeyReco
       RETURNING id, name
     ), inserted AS (
       INSERT INTO api_keys (contributor_id, name, digest, prefix, scopes, rate_limit_per_minute,
-                            created_by, expires_at)
+                            created_by, expires_at, self_service)
       SELECT contributor.id, ${key.name}, ${key.digest}, ${key.prefix}, ${key.scopes}::text[],
-             ${key.rateLimitPerMinute}, ${key.createdBy}, ${key.expiresAt ?? null}
+             ${key.rateLimitPerMinute}, ${key.createdBy}, ${key.expiresAt ?? null},
+             ${key.selfService ?? false}
       FROM contributor
       RETURNING *
     )
@@ -142,4 +147,11 @@ export async function recordFirstBatch(
   await sql`
     UPDATE api_keys SET first_batch_at = now(), first_batch_event_ids = ${eventIds}::uuid[]
     WHERE id = ${keyId} AND first_batch_at IS NULL`;
+}
+
+/** How many events the key wrote last (what its trust decides for). */
+export async function countEventsOfKey(sql: Sql, keyId: string): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM events WHERE last_key_id = ${keyId}::uuid`;
+  return row.count;
 }

@@ -2,11 +2,16 @@
 import type { Sql } from "postgres";
 import type { EventRecord } from "../../shared/event-schema.ts";
 import type { AppDeps, Principal } from "../app-env.ts";
+import { unreviewedBudgets } from "../config.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
 import { recordFirstBatch } from "../db/api-keys.ts";
 import { detectDuplicates } from "../duplicates/detect-duplicates.ts";
+import { budgetApplies, budgetRefusal, checkUpcomingBudget, OverBudget } from "./review-budget.ts";
 
-/** Upserts the batch, keeps it for review when it is the key's first, and wakes the worker. */
+/**
+ * Upserts the batch, keeps it for review when it is the key's first, and wakes the worker. An
+ * unreviewed contributor's batch that would pass its budget is refused whole (409).
+ */
 export async function ingestBatch(
   deps: AppDeps,
   principal: Principal,
@@ -16,18 +21,27 @@ export async function ingestBatch(
   if (keyId === null || contributorId === null) {
     throw new Error("Cannot ingest a batch: the operator key has no contributor");
   }
-  const outcome = await deps.batchSlots.run(() =>
-    deps.db.sql.begin(async (transaction) => {
-      // postgres.js types a transaction apart from the pool, though both run the same queries.
-      const tx = transaction as unknown as Sql;
-      const result = await upsertEvents(tx, { keyId, contributorId }, events);
-      await detectDuplicates(tx, result.changedIds);
-      if (!principal.hasFirstBatch && result.eventIds.length > 0) {
-        await recordFirstBatch(tx, keyId, result.eventIds);
-      }
-      return result;
-    })
-  );
+  const limit = unreviewedBudgets(deps.config).maxUpcomingEvents;
+  let outcome: UpsertOutcome;
+  try {
+    outcome = await deps.batchSlots.run(() =>
+      deps.db.sql.begin(async (transaction) => {
+        // postgres.js types a transaction apart from the pool, though both run the same queries.
+        const tx = transaction as unknown as Sql;
+        const limited = await budgetApplies(tx, principal);
+        const result = await upsertEvents(tx, { keyId, contributorId }, events);
+        if (limited) await checkUpcomingBudget(tx, { contributorId, limit });
+        await detectDuplicates(tx, result.changedIds);
+        if (!principal.hasFirstBatch && result.eventIds.length > 0) {
+          await recordFirstBatch(tx, keyId, result.eventIds);
+        }
+        return result;
+      })
+    );
+  } catch (err) {
+    if (err instanceof OverBudget) throw await budgetRefusal(deps.db.sql, { contributorId, limit });
+    throw err;
+  }
   // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
   // while this batch was in flight.
   if (principal.trusted && outcome.eventIds.length > 0) {

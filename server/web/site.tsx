@@ -24,6 +24,7 @@ import {
   signUpRoute,
 } from "./routes/account-routes.tsx";
 import { confirmOperatorRoute, dashboardRoute } from "./routes/dashboard-routes.tsx";
+import { auditRoute } from "./routes/audit-route.tsx";
 import {
   createKeyRoute,
   deleteAllConfirmRoute,
@@ -98,6 +99,7 @@ export async function createSite(deps: AppDeps): Promise<Site> {
   site.post("/dashboard/events/:id/delete", page, sameOrigin, deleteEventRoute);
 
   site.get("/review", page, reviewRoute);
+  site.get("/review/audit", page, auditRoute);
   site.post("/review/keys/:id/trust", page, sameOrigin, decisionRoute("trust"));
   site.post("/review/keys/:id/untrust", page, sameOrigin, decisionRoute("untrust"));
   site.get("/review/keys/:id/revoke", page, revokeConfirmRoute);

@@ -9,6 +9,7 @@ import { createApiKey, startTestServer } from "../support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { ContractChecker } from "./support/openapi-contract.ts";
 import { type Call, type Checked, contractClient, freshClient } from "./support/contract-client.ts";
+import { signedUpContributor } from "../support/unreviewed.ts";
 
 const OVERSIZED = "x".repeat(4 * 1024 * 1024 + 1);
 
@@ -35,7 +36,11 @@ function unreachable(checker: ContractChecker, kind: string): Set<string> {
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] every answer of every operation matches the OpenAPI document`, async (t) => {
-    const server = await startTestServer(kind, { trustProxy: true, publicRateLimitPerMinute: 2 });
+    const server = await startTestServer(kind, {
+      trustProxy: true,
+      publicRateLimitPerMinute: 2,
+      unreviewed: { maxUpcomingEvents: 1 },
+    });
     try {
       const document = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
       const checker = new ContractChecker(document);
@@ -95,6 +100,14 @@ for (const kind of testBackends()) {
         await refused({ ...push(undefined), raw: OVERSIZED }, 413);
         await refused({ ...push(undefined), raw: "{}", contentType: "text/plain" }, 415);
         await overLimit((key) => push({ events: [sampleEvent(4)] }, key));
+        // A new account's key, over the budget of an unreviewed contributor (1 here).
+        const stranger = await signedUpContributor(server.url, {
+          email: "stranger@example.org",
+          keys: 1,
+        });
+        const strangerKey = stranger.keys[0].key;
+        await refused(push({ events: [sampleEvent(5, { external_id: "s-1" })] }, strangerKey), 200);
+        await refused(push({ events: [sampleEvent(6, { external_id: "s-2" })] }, strangerKey), 409);
         const list = await refused({ method: "GET", path: "/api/v1/events" }, 200);
         eventId = list.body.data[0].id;
       });
@@ -261,6 +274,22 @@ for (const kind of testBackends()) {
         await server.service.deps.db.sql`
           UPDATE api_keys SET scopes = '{events:write}' WHERE id = ${unscoped.id}`;
         await overLimit((key) => one(crypto.randomUUID(), key));
+      });
+
+      await t.step("listAudit", async () => {
+        const audit = (query = "", key: string | null = admin): Call => ({
+          method: "GET",
+          path: "/api/v1/admin/audit",
+          query,
+          key,
+        });
+        const page = await refused(audit("limit=1"), 200);
+        assert.ok(page.body.next_cursor);
+        await refused(audit(`cursor=${page.body.next_cursor}`), 200);
+        await refused(audit("cursor=nope"), 400);
+        await refused(audit("", null), 401);
+        await refused(audit("", writer.key), 403);
+        await overLimit((key) => audit("", key));
       });
 
       await t.step("deleteContributorEvents", async () => {

@@ -4,7 +4,8 @@ import type { GroupListing } from "../../db/duplicate-groups-view.ts";
 import { CsrfField, Layout } from "../components/layout.tsx";
 import { ContributedLink } from "../components/contributed-link.tsx";
 import { TableWrap } from "../components/table-wrap.tsx";
-import type { PageContext, Viewer } from "../page-context.ts";
+import type { PageContext } from "../page-context.ts";
+import type { Viewer } from "../../accounts/viewer.ts";
 import { formatInstant } from "../event-times.ts";
 
 export interface ReviewDuplicatesPageProps {

@@ -126,7 +126,8 @@ export const ReviewPage: FC<ReviewPageProps> = ({ page, viewer, pending, trusted
     <h1>Review queue</h1>
     <p>
       Keys whose first batch waits for a decision. Trusting a key puts every current and future
-      event it writes into AI search; its events are listed and text-searchable either way.
+      event it writes into AI search; its events are listed and text-searchable either way. Every
+      decision is in the <a href="/review/audit">audit log</a>.
     </p>
     <p>
       <a href="/review/duplicates">Duplicate listings</a>: groups of listings of one event, to split

@@ -108,7 +108,7 @@ export async function revokeKeyRoute(c: Context<AppEnv>): Promise<Response> {
   const viewer = requireViewer(c);
   await checkedForm(c, viewer);
   const key = await ownKey(c, viewer);
-  await revokeKey(c.get("deps"), key);
+  await revokeKey(c.get("deps"), key, null);
   return c.redirect("/dashboard?revoked=1", 303);
 }
 

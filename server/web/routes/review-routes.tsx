@@ -8,7 +8,8 @@ import type { AppEnv } from "../../app-env.ts";
 import { checkedForm } from "../../accounts/csrf.ts";
 import { type ApiKeyRecord, findApiKeyByRef, listApiKeys } from "../../db/api-keys.ts";
 import { firstBatchOf } from "../../db/key-trust.ts";
-import { deleteEventsOfContributor } from "../../db/event-deletes.ts";
+import { deleteContributorEvents } from "../../auth/contributor-decisions.ts";
+import { contributorExists } from "../../db/event-deletes.ts";
 import { revokeKey, trustKey, untrustKey } from "../../auth/key-decisions.ts";
 import { AppError } from "../../errors.ts";
 import { isUuid } from "../../uuid.ts";
@@ -18,12 +19,12 @@ import { ConfirmPage } from "../pages/confirm-page.tsx";
 import type { Viewer } from "../../accounts/viewer.ts";
 import { pageContext } from "../site-context.ts";
 import { requireViewer } from "./dashboard-routes.tsx";
-import { mendGroupsAfterDeletes } from "../../duplicates/regroup.ts";
 
 /** Pending keys shown at once, oldest batch first. */
 const QUEUE_LENGTH = 20;
 
-function requireOperator(c: Context<AppEnv>): Viewer {
+/** The signed-in operator; anyone else gets 404, as if the page did not exist. */
+export function requireOperator(c: Context<AppEnv>): Viewer {
   const viewer = requireViewer(c);
   if (!viewer.isOperator) throw new AppError("not_found", "There is no such page.");
   return viewer;
@@ -77,7 +78,7 @@ export function decisionRoute(decision: "trust" | "untrust" | "revoke") {
     const deps = c.get("deps");
     if (decision === "trust") await trustKey(deps, key, viewer.email);
     else if (decision === "untrust") await untrustKey(deps, key, viewer.email);
-    else await revokeKey(deps, key);
+    else await revokeKey(deps, key, viewer.email);
     return c.redirect(`/review?${decision === "trust" ? "trusted" : `${decision}d`}=1`, 303);
   };
 }
@@ -128,8 +129,9 @@ export async function deleteEventsRoute(c: Context<AppEnv>): Promise<Response> {
   const viewer = requireOperator(c);
   await checkedForm(c, viewer);
   const id = c.req.param("id") ?? "";
-  if (!isUuid(id)) throw new AppError("not_found", "No contributor has that id.");
-  await deleteEventsOfContributor(c.get("deps").db.sql, id);
-  await mendGroupsAfterDeletes(c.get("deps").db.sql);
+  if (!isUuid(id) || !await contributorExists(c.get("deps").db.sql, id)) {
+    throw new AppError("not_found", "No contributor has that id.");
+  }
+  await deleteContributorEvents(c.get("deps"), { contributorId: id, decidedBy: viewer.email });
   return c.redirect("/review?deleted=1", 303);
 }

@@ -1,0 +1,68 @@
+/** `/review/audit`: the operators' decisions, newest first. */
+import type { FC } from "hono/jsx";
+import type { DecisionRecord } from "../../db/operator-decisions.ts";
+import { Layout } from "../components/layout.tsx";
+import { TableWrap } from "../components/table-wrap.tsx";
+import type { PageContext } from "../page-context.ts";
+import { formatInstant } from "../event-times.ts";
+
+export interface AuditPageProps {
+  page: PageContext;
+  decisions: DecisionRecord[];
+  /** The link to older decisions, or null on the last page. */
+  olderHref: string | null;
+}
+
+/** The counts and values of a decision, as "events_deleted 12, keys_revoked 3". */
+function detailsText(details: Record<string, unknown>): string {
+  return Object.entries(details).map(([name, value]) => `${name.replaceAll("_", " ")} ${value}`)
+    .join(", ");
+}
+
+export const AuditPage: FC<AuditPageProps> = ({ page, decisions, olderHref }) => (
+  <Layout page={page} title="Audit log">
+    <h1>Audit log</h1>
+    <p>
+      Every operator decision, newest first: who made it, when, on which contributor or key, and
+      what it changed. <a href="/review">Back to the review queue</a>.
+    </p>
+    {decisions.length === 0
+      ? <p class="empty">No operator decision yet.</p>
+      : (
+        <TableWrap label="Operator decisions">
+          <table>
+            <caption class="visually-hidden">Operator decisions</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">Contributor</th>
+                <th scope="col">Key</th>
+                <th scope="col">Counts</th>
+              </tr>
+            </thead>
+            <tbody>
+              {decisions.map((d) => (
+                <tr key={d.id}>
+                  <td>{formatInstant(d.decided_at)}</td>
+                  <td>{d.decided_by}</td>
+                  <td>{d.action.replaceAll("_", " ")}</td>
+                  <td>{d.contributor ?? ""}</td>
+                  <td>{d.key_prefix ? <code>{d.key_prefix}…</code> : ""}</td>
+                  <td>{detailsText(d.details)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+    {olderHref
+      ? (
+        <p>
+          <a href={olderHref} rel="next">Older decisions</a>
+        </p>
+      )
+      : null}
+  </Layout>
+);
