@@ -1,3 +1,0 @@
--- Placeholder on the spam branch only, so that 014 applies without a gap: the real 013 comes
--- from another branch. Delete this file at merge.
-SELECT 1;
