@@ -15,7 +15,7 @@ export async function deleteContributorEvents(
   deps: Deps,
   decision: { contributorId: string; decidedBy: string },
 ): Promise<number> {
-  return await deps.db.sql.begin(async (transaction) => {
+  const deleted = await deps.db.sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
     const deleted = await deleteEventsOfContributor(tx, decision.contributorId);
     await recordOperatorDecision(tx, {
@@ -24,7 +24,9 @@ export async function deleteContributorEvents(
       contributorId: decision.contributorId,
       details: { events_deleted: deleted },
     });
-    if (deleted > 0) await mendGroupsAfterDeletes(tx);
     return deleted;
   });
+  // Regrouping runs its own transactions, after the deletion is committed.
+  if (deleted > 0) await mendGroupsAfterDeletes(deps.db.sql);
+  return deleted;
 }

@@ -24,6 +24,7 @@ const SLACK_AFTER = 60 * HOUR;
 const LONGEST_LISTING = 16 * 24 * HOUR;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const readableTimes = (f: MatchFacts) => Number.isFinite(f.start) && Number.isFinite(f.end);
 
 function keysOf(f: MatchFacts): MatchKeyRow {
   return {
@@ -52,17 +53,23 @@ function probeOf(f: MatchFacts): CandidateProbe {
 export async function detectDuplicates(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await lockDuplicates(sql);
-  const facts = (await matchRowsOf(sql, ids)).map(matchFactsOf);
+  // A time the driver cannot read as an instant (far-off years) has no real-world twin to find.
+  const facts = (await matchRowsOf(sql, ids)).map(matchFactsOf).filter(readableTimes);
   await writeMatchKeys(sql, facts.map(keysOf));
   const pairs = await findCandidates(sql, facts.map(probeOf));
   const known = new Map(facts.map((f) => [f.id, f]));
   const missing = [...new Set(pairs.map((p) => p.candidate))].filter((id) => !known.has(id));
-  for (const row of await matchRowsOf(sql, missing)) known.set(row.id, matchFactsOf(row));
+  for (const row of await matchRowsOf(sql, missing)) {
+    const f = matchFactsOf(row);
+    if (readableTimes(f)) known.set(row.id, f);
+  }
   const links = new Map<string, { a: string; b: string; score: number }>();
   for (const { probe, candidate } of pairs) {
     const [a, b] = probe < candidate ? [probe, candidate] : [candidate, probe];
     if (links.has(`${a} ${b}`)) continue;
-    const verdict = matchListings(known.get(a)!, known.get(b)!);
+    const [factsA, factsB] = [known.get(a), known.get(b)];
+    if (factsA === undefined || factsB === undefined) continue;
+    const verdict = matchListings(factsA, factsB);
     if (verdict.same) links.set(`${a} ${b}`, { a, b, score: verdict.score });
   }
   await replaceDetectedLinks(sql, ids, [...links.values()]);
