@@ -1,7 +1,6 @@
 /** Server settings, read once from the environment at start and checked with zod. */
 import { z } from "zod";
 import { isWellFormedApiKey } from "../shared/api-key-format.ts";
-import type { EmbeddingSettings } from "./embeddings/create-provider.ts";
 
 const positiveInt = (name: string, fallback: number) =>
   z.string().optional().transform((v, ctx) => {
@@ -107,6 +106,21 @@ const ConfigSchema = z.object({
     error: () => "EMBEDDINGS_WORKER must be in-process or external",
   }).optional(),
 });
+
+/** Which embedding provider to build, and how (server/embeddings/create-provider.ts). */
+export interface EmbeddingSettings {
+  /** `local` is the offline default; `openai` needs an API key. */
+  provider: "openai" | "local";
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  /** OpenAI model name; ignored by the local provider. */
+  model?: string;
+  dimensions?: number;
+  /** Vector wire format for OpenAI-compatible servers that lack base64. */
+  encodingFormat?: "float" | "base64";
+  /** Scheduling niceness (0-19) of the local model's thread; see LocalProviderOptions. */
+  localNiceness?: number;
+}
 
 /** The parsed settings. */
 export interface Config {
