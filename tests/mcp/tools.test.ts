@@ -103,6 +103,10 @@ async function exerciseTools(server: TestServer, client: McpTestClient) {
     "local time is the same instant",
   );
   assert.match(berlin.starts_at_local, /[+-]0[12]:00$/);
+  // An event without a zone is shown in UTC, as on the site (docs/dates.md).
+  const online = upcoming.results[1];
+  assert.equal(online.timezone, null);
+  assert.equal(online.starts_at_local, online.starts_at.replace(/(\.\d+)?Z$/, "+00:00"));
   // Cut at a sentence: whole sentences, within 280 characters.
   assert.match(
     berlin.description,
