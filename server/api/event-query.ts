@@ -3,7 +3,12 @@ import { z } from "zod";
 import { PLATFORMS } from "../../shared/event-schema.ts";
 import { dateTimeProblemMessage } from "../../shared/event-times.ts";
 import { ATTENDANCE } from "../db/attendance.ts";
-import { type DateTimeProblem, parseDate, parseDateTime } from "../../shared/zoned-time.ts";
+import {
+  type DateTimeProblem,
+  dayBounds,
+  isDateOnly,
+  parseDateTime,
+} from "../../shared/zoned-time.ts";
 import { toValidationDetails } from "../../shared/validation-details.ts";
 import type { EventFilters } from "../db/event-filters.ts";
 import type { ListCursor } from "../db/event-reads.ts";
@@ -27,11 +32,10 @@ const flag = (field: string) =>
 const instant = (field: string, endOfDay: boolean) =>
   z.string().optional().transform((v, ctx) => {
     if (v === undefined) return undefined;
-    const date = parseDate(v);
-    if (date.kind === "date") {
-      return new Date(endOfDay ? date.epochMs + 86_400_000 - 1 : date.epochMs);
-    }
-    const parsed = date.reason === "calendar"
+    const day = dayBounds(v, "UTC");
+    if (day) return new Date(endOfDay ? day.endMs : day.startMs);
+    // A date that does not exist (February 30) has the form of one.
+    const parsed = isDateOnly(v)
       ? { kind: "invalid" as const, reason: "calendar" as const }
       : parseDateTime(v);
     if (parsed.kind === "instant") return new Date(parsed.epochMs);

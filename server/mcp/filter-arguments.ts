@@ -5,9 +5,10 @@
  */
 import { z } from "zod";
 import {
+  dayBounds,
+  isDateOnly,
   isIanaTimeZone,
   parseDateTime,
-  type WallTime,
   zonedWallTimeToEpochMs,
 } from "../../shared/zoned-time.ts";
 import { ATTENDANCE } from "../db/attendance.ts";
@@ -159,13 +160,15 @@ export function toEventFilters(
 
 /** A date (midnight, or the day's last millisecond for `to`, in the zone) or a date-time. */
 function instant(name: string, text: string, timeZone: string, endOfDay: boolean): Date {
-  const parsed = parseDateTime(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00` : text);
   let epochMs: number | null = null;
-  if (parsed.kind === "instant") epochMs = parsed.epochMs;
-  if (parsed.kind === "local") {
-    // A date, or a wall time without offset, is read in the asker's zone.
-    const wall = endOfDay && text.length === 10 ? nextDay(parsed.wall) : parsed.wall;
-    epochMs = zonedWallTimeToEpochMs(wall, timeZone) - (wall === parsed.wall ? 0 : 1);
+  if (isDateOnly(text)) {
+    const day = dayBounds(text, timeZone);
+    if (day) epochMs = endOfDay ? day.endMs : day.startMs;
+  } else {
+    const parsed = parseDateTime(text);
+    if (parsed.kind === "instant") epochMs = parsed.epochMs;
+    // A wall time without offset is read in the asker's zone, as a date is.
+    if (parsed.kind === "local") epochMs = zonedWallTimeToEpochMs(parsed.wall, timeZone);
   }
   // Years 1-9999, as everywhere else in the API (PostgreSQL's range is wider).
   const year = epochMs === null ? 0 : new Date(epochMs).getUTCFullYear();
@@ -174,10 +177,4 @@ function instant(name: string, text: string, timeZone: string, endOfDay: boolean
     `${name} ${JSON.stringify(text)} is not a date or date-time: use 2027-03-01 or ` +
       "2027-03-01T09:00:00Z (or an offset such as +01:00)",
   );
-}
-
-function nextDay(wall: WallTime): WallTime {
-  const d = new Date(0);
-  d.setUTCFullYear(wall.year, wall.month - 1, wall.day + 1);
-  return { ...wall, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
