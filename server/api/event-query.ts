@@ -15,12 +15,12 @@ import type { ListCursor } from "../db/event-reads.ts";
 import { validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { nearFilterOf, nearQueryShape, radiusNeedsNear } from "./near-query.ts";
+import { hasNul, nulMessage } from "../../shared/storable-text.ts";
 
 /** An optional free-text parameter. */
 export const text = (field: string) =>
   z.string().trim().min(1, { message: `${field} must not be empty` }).max(500)
-    // PostgreSQL text cannot hold NUL: without this check the query fails with a 500.
-    .refine((s) => !s.includes("\u0000"), { message: `${field} must not contain NUL (%00)` })
+    .refine((s) => !hasNul(s), { message: nulMessage(field) })
     .optional();
 
 const flag = (field: string) =>

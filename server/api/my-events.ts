@@ -7,6 +7,7 @@ import { OwnEventPage } from "../../shared/own-events-schemas.ts";
 import { listOwnEvents, type OwnEventsCursor } from "../db/own-events.ts";
 import { pageSize, text } from "./event-query.ts";
 import { json } from "./responses.ts";
+import { hasNul } from "../../shared/storable-text.ts";
 
 const toBase64Url = (s: string) =>
   btoa(String.fromCharCode(...new TextEncoder().encode(s)))
@@ -31,7 +32,7 @@ const cursor = z.string().optional().transform((v, ctx): OwnEventsCursor | undef
     // A forged cursor must not reach SQL with a value PostgreSQL text cannot hold.
     if (
       (PLATFORMS as readonly string[]).includes(platform) && typeof externalId === "string" &&
-      externalId.length <= 500 && !externalId.includes("\u0000")
+      externalId.length <= 500 && !hasNul(externalId)
     ) {
       return { platform, external_id: externalId };
     }

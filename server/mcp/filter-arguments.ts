@@ -15,14 +15,14 @@ import { ATTENDANCE } from "../db/attendance.ts";
 import type { EventFilters } from "../db/event-filters.ts";
 import { WHEN_PHRASES, whenPeriod } from "../search/when-period.ts";
 import { ToolCallError } from "./tool-results.ts";
+import { hasNul, nulMessage } from "../../shared/storable-text.ts";
 
 /** A trimmed, non-empty string PostgreSQL can hold, with messages naming the argument. */
 export const textArgument = (name: string, max: number) =>
   z.string({ error: () => `${name} must be a string` }).trim()
     .min(1, { error: `${name} must not be empty: leave it out instead` })
     .max(max, { error: `${name} may be at most ${max} characters` })
-    // PostgreSQL text cannot hold NUL.
-    .refine((s) => !s.includes("\u0000"), { error: `${name} must not contain NUL characters` });
+    .refine((s) => !hasNul(s), { error: nulMessage(name) });
 
 const dateArgument = (name: string, example: string) =>
   z.string({ error: () => `${name} must be a string` }).max(64, {
