@@ -10,7 +10,11 @@ import { findCycles, type ImportEdge, importEdges, sourceFiles } from "./import-
 /** Each server module's layer, first match wins; a module no rule places fails the test. */
 const LAYERS: [RegExp, number, string][] = [
   [/^shared\//, 0, "shared"],
-  [/^server\/(errors|uuid|config|log-line|client-address|request-origin)\.ts$/, 0, "base"],
+  [
+    /^server\/(errors|uuid|config|log-line|client-address|request-origin|base64url)\.ts$/,
+    0,
+    "base",
+  ],
   [/^server\/(standalone-error|run-until-signal)\.ts$/, 0, "base"],
   [/^server\/http-front\//, 0, "base"],
   [/^server\/db\//, 1, "db"],
