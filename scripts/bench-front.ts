@@ -16,7 +16,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { openDatabase } from "../server/db/connect.ts";
 import { migrate } from "../server/db/migrate.ts";
 import { generateApiKey } from "../shared/api-key-format.ts";
-import { createTestDatabase } from "../tests/support/databases.ts";
+import { createTestDatabase } from "../dev-support/databases.ts";
 import { realisticEvents } from "./support/realistic-events.ts";
 import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
 import { fmt, percentile } from "./support/stats.ts";

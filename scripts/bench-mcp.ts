@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { openDatabase } from "../server/db/connect.ts";
 import { migrate } from "../server/db/migrate.ts";
-import { createTestDatabase } from "../tests/support/databases.ts";
+import { createTestDatabase } from "../dev-support/databases.ts";
 import { fmt, percentile } from "./support/stats.ts";
 import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
 import { loadAverage } from "./support/figures.ts";

@@ -10,8 +10,8 @@ import { parseArgs } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { generateApiKey } from "../shared/api-key-format.ts";
 import { startService } from "../server/serve.ts";
-import { startFakeOpenAI } from "../tests/support/fake-openai.ts";
-import { launchBrowser } from "../tests/web/support/browser.ts";
+import { startFakeOpenAI } from "../dev-support/fake-openai.ts";
+import { launchBrowser } from "../dev-support/browser.ts";
 import { readConferenceData } from "./support/conference-events.ts";
 
 const { values } = parseArgs({

@@ -2,7 +2,7 @@
 import type { Sql } from "postgres";
 import { EventBatch } from "../../shared/event-schema.ts";
 import { upsertEvents } from "../../server/db/events.ts";
-import { insertWriterKey } from "../../tests/support/writer-key.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { realisticEvents } from "./realistic-events.ts";
 
 /** Stores `size` realistic events under an untrusted key (no embedding work meanwhile). */

@@ -2,7 +2,8 @@
  * Layers import one way: surfaces (api, web, mcp, middleware) -> rules
  * (auth, accounts, search, events, embeddings) -> the data layer (db) -> base modules and shared/.
  * A module never imports one of a higher layer, nothing imports itself round a cycle, the CLI
- * and the server share only shared/.
+ * and the server share only shared/,
+ * and scripts never import tests: what both need lives in dev-support/.
  */
 import assert from "node:assert/strict";
 import { findCycles, type ImportEdge, importEdges, sourceFiles } from "./import-graph.ts";
@@ -86,4 +87,9 @@ Deno.test("the CLI and the server share only shared/, which imports neither", ()
     (e.from.startsWith("shared/") && !e.to.startsWith("shared/"))
   );
   assert.deepEqual(crossing.map(describe), []);
+});
+
+Deno.test("scripts never import tests; what both need lives in dev-support/", () => {
+  const reaching = edges.filter((e) => e.from.startsWith("scripts/") && e.to.startsWith("tests/"));
+  assert.deepEqual(reaching.map(describe), []);
 });

@@ -4,8 +4,8 @@
  * every event is embedded exactly once (issue 12).
  */
 import assert from "node:assert/strict";
-import { openTestDatabase } from "../support/databases.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { openTestDatabase } from "../../dev-support/databases.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { seedEvents } from "../search/seed.ts";
 import { startAiSearch } from "../../server/embeddings/start-ai-search.ts";
 import type { AiSearchHealth } from "../../server/embeddings/ai-search.ts";

@@ -3,8 +3,8 @@
  * error policy, and the one direct call that wakes the embedding worker.
  */
 import assert from "node:assert/strict";
-import { openTestDatabase, testBackends } from "../support/databases.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { seedEvents } from "../search/seed.ts";
 import { ConfigError } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/connect.ts";

@@ -11,10 +11,10 @@ import {
   postBatch,
   startTestServer,
   type TestServer,
-} from "../support/test-server.ts";
+} from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
-import { testBackends } from "../support/databases.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { admin, eventually } from "../search/support.ts";
 import { startNpmScript } from "./support/npm-script.ts";
 import { FormClient, signUp } from "../web/support/form-client.ts";

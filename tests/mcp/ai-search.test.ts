@@ -4,9 +4,9 @@
  * where AI search is unavailable, search falls back to text and says so.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin, eventually } from "../search/support.ts";
 import { daysFromNow } from "./seed-events.ts";

@@ -4,9 +4,9 @@
  * schema (checked with ajv) and comes as the same JSON in text.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/test-server.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestServer, type TestServer } from "../../dev-support/test-server.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { admin, eventually } from "../search/support.ts";
 import { pushShowcase } from "./seed-events.ts";
 import {

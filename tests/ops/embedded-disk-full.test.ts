@@ -11,7 +11,7 @@ import type { Config } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/connect.ts";
 import { startService } from "../../server/serve.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
-import { createTestDatabase } from "../support/databases.ts";
+import { createTestDatabase } from "../../dev-support/databases.ts";
 import { sampleEvent } from "../support/events.ts";
 
 const MiB = 2 ** 20;

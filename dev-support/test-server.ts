@@ -3,10 +3,10 @@
  * in-process (startTestApp), where requests go straight to the app's `fetch` with the same deps
  * and no socket. Both answer `server.fetch(...)` and every helper that takes their `url`.
  */
-import type { DatabaseKind } from "../../server/db/connect.ts";
-import type { Config } from "../../server/config.ts";
-import { generateApiKey } from "../../shared/api-key-format.ts";
-import { openService, type RunningService, startService } from "../../server/serve.ts";
+import type { DatabaseKind } from "../server/db/connect.ts";
+import type { Config } from "../server/config.ts";
+import { generateApiKey } from "../shared/api-key-format.ts";
+import { openService, type RunningService, startService } from "../server/serve.ts";
 import { createTestDatabase, type DatabaseLocation } from "./databases.ts";
 import { registerInProcessApp, testFetch, type TestRequestInit } from "./in-process-fetch.ts";
 
