@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { generateApiKey } from "../shared/api-key-format.ts";
 import { startService } from "../server/serve.ts";
+import { configWith } from "../server/config.ts";
 import { startFakeOpenAI } from "../dev-support/fake-openai.ts";
 import { launchBrowser } from "../dev-support/browser.ts";
 import { readConferenceData } from "./support/conference-events.ts";
@@ -91,7 +92,7 @@ await Deno.mkdir(OUT, { recursive: true });
 const dataDir = await Deno.makeTempDir({ prefix: "screenshots-" });
 const fake = startFakeOpenAI();
 const adminKey = generateApiKey();
-const service = await startService({
+const service = await startService(configWith({
   port: 0,
   host: "127.0.0.1",
   dataDir,
@@ -107,7 +108,7 @@ const service = await startService({
     openaiBaseUrl: fake.baseUrl,
     dimensions: 64,
   },
-});
+}));
 const base = service.url.replace("localhost", "127.0.0.1");
 const browser = await launchBrowser();
 try {

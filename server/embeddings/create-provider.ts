@@ -1,8 +1,8 @@
 /** Chooses and builds the embedding provider from plain settings (parsed by server/config.ts). */
 import { LocalProvider } from "./local-provider.ts";
-import { DEFAULT_OPENAI_MODEL, OpenAIProvider } from "./openai-provider.ts";
+import { OpenAIProvider } from "./openai-provider.ts";
 import type { EmbeddingProvider } from "./provider.ts";
-import type { EmbeddingSettings } from "../config.ts";
+import { DEFAULT_OPENAI_MODEL, type EmbeddingSettings } from "../config.ts";
 
 /** Builds the provider the settings name; fails at start, not at first use, when they are wrong. */
 export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingProvider {

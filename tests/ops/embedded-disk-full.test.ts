@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { statfsSync } from "node:fs";
-import type { Config } from "../../server/config.ts";
+import { configWith } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/connect.ts";
 import { startService } from "../../server/serve.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
@@ -52,7 +52,7 @@ Deno.test({
       const dataDir = `${disk}/data`;
       assert.ok(await run("cp", ["-r", template.dataDir, dataDir]));
       const adminKey = generateApiKey();
-      const config: Config = {
+      const config = configWith({
         port: 0,
         host: "127.0.0.1",
         dataDir,
@@ -63,7 +63,7 @@ Deno.test({
         logRequests: false,
         embeddingWorker: "external",
         dataMinFreeBytes: RESERVE_MIB * MiB,
-      };
+      });
       const service = await startService(config);
       let stopped = false;
       try {
