@@ -102,12 +102,7 @@ const service = await startService(configWith({
   trustProxy: false,
   logRequests: false,
   operatorEmails: ["operator@example.org"],
-  embeddings: {
-    provider: "openai",
-    openaiApiKey: fake.apiKey,
-    openaiBaseUrl: fake.baseUrl,
-    dimensions: 64,
-  },
+  embeddings: fake.embeddingSettings(64),
 }));
 const base = service.url.replace("localhost", "127.0.0.1");
 const browser = await launchBrowser();

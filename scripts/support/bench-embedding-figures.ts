@@ -26,12 +26,7 @@ export async function benchOpenAIDrain(log: FigureLog, o: OpenAIDrainOptions): P
   const section = "Embedding, PGlite";
   const fake = startFakeOpenAI();
   const server = await startTestServer("pglite", {
-    embeddings: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: o.dimensions,
-    },
+    embeddings: fake.embeddingSettings(o.dimensions),
   });
   try {
     const key = await createApiKey(server, { rate_limit_per_minute: 100_000 });

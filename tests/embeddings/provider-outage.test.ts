@@ -20,12 +20,7 @@ Deno.test("[pglite] a provider outage leaves events pending, reports degraded, t
   fake.failNext(2, { status: 429, retryAfter: 1 });
   await seedEvents(db.sql, EVENTS, { trusted: true });
   const ai = await startAiSearch(db, {
-    provider: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: 32,
-    },
+    provider: fake.embeddingSettings(32),
     runWorker: true,
     worker: { batchSize: 5, initialBackoffMs: 100, maxBackoffMs: 400, log: () => {} },
   });

@@ -55,12 +55,7 @@ Deno.test("[pglite] wakeWorker makes the worker in this process embed new work a
   const db = await openTestDatabase("pglite");
   const fake = startFakeOpenAI();
   const ai = await startAiSearch(db, {
-    provider: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: 32,
-    },
+    provider: fake.embeddingSettings(32),
     runWorker: true,
     // Only a wake can bring the worker back within this test.
     worker: { pollIntervalMs: 3_600_000, log: () => {} },

@@ -73,12 +73,7 @@ async function restoredRows(dataDir: string): Promise<Map<string, string[]>> {
 Deno.test("[pglite] a backup restores every row of every table: events, keys, vectors", async () => {
   const fake = startFakeOpenAI();
   const server = await startTestServer("pglite", {
-    embeddings: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: 16,
-    },
+    embeddings: fake.embeddingSettings(16),
   });
   const dir = await Deno.makeTempDir({ prefix: "events-backup-" });
   try {

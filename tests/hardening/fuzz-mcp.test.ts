@@ -57,12 +57,7 @@ for (const kind of testBackends()) {
     const fake = startFakeOpenAI();
     const server = await startTestServer(kind, {
       publicRateLimitPerMinute: 10_000_000,
-      embeddings: {
-        provider: "openai",
-        openaiApiKey: fake.apiKey,
-        openaiBaseUrl: fake.baseUrl,
-        dimensions: 16,
-      },
+      embeddings: fake.embeddingSettings(16),
     });
     try {
       const key = await createApiKey(server);

@@ -23,12 +23,7 @@ const KNITTING = "Quantum knitting symposium with entangled scarves";
 Deno.test("[pglite] semantic search and similar events over MCP never return untrusted events", async (t) => {
   const fake = startFakeOpenAI();
   const server = await startTestServer("pglite", {
-    embeddings: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: 32,
-    },
+    embeddings: fake.embeddingSettings(32),
   });
   try {
     const trusted = await createApiKey(server, { contributor: "trusted" });

@@ -24,12 +24,7 @@ for (const kind of testBackends()) {
   Deno.test(`[${kind}] both MCP clients use every tool, with good and bad arguments`, async (t) => {
     const fake = startFakeOpenAI();
     const server = await startTestServer(kind, {
-      embeddings: {
-        provider: "openai",
-        openaiApiKey: fake.apiKey,
-        openaiBaseUrl: fake.baseUrl,
-        dimensions: 32,
-      },
+      embeddings: fake.embeddingSettings(32),
     });
     try {
       const key = await pushShowcase(server);

@@ -92,12 +92,7 @@ for (const kind of testBackends()) {
     const fake = startFakeOpenAI();
     const server = await startTestServer(kind, {
       operatorEmails: ["op@example.org"],
-      embeddings: {
-        provider: "openai",
-        openaiApiKey: fake.apiKey,
-        openaiBaseUrl: fake.baseUrl,
-        dimensions: 32,
-      },
+      embeddings: fake.embeddingSettings(32),
     });
     const browser = await launchBrowser();
     const problems: string[] = [];
