@@ -1,7 +1,7 @@
 /** Parses and checks option values once, at the edge; commands receive only checked settings. */
 import { isWellFormedApiKey } from "../shared/api-key-format.ts";
 import { EVENT_FIELDS, MAX_BATCH_EVENTS, PLATFORMS } from "../shared/event-schema.ts";
-import { isIanaTimeZone } from "../shared/zoned-time.ts";
+import { dayBounds, isDateOnly, isIanaTimeZone } from "../shared/zoned-time.ts";
 import { AuthError, UsageError } from "./errors.ts";
 import { parseFieldMap } from "./readers/field-map.ts";
 import { closestName } from "./readers/did-you-mean.ts";
@@ -104,7 +104,8 @@ function parseDelimiter(value: string | undefined): string | undefined {
 
 function parseFrom(value: string | undefined): Date {
   if (value === undefined) return new Date();
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  // A date is the start of that day in UTC, as a date filter is on every surface (docs/dates.md).
+  const date = new Date(isDateOnly(value) ? dayBounds(value, "UTC")?.startMs ?? NaN : value);
   if (Number.isNaN(date.getTime())) {
     throw new UsageError(
       `Cannot use --from ${value}: give a date such as 2026-01-01 or an ISO 8601 date-time`,

@@ -6,8 +6,8 @@
  * Each line ends with the load average: on a shared machine other work moves wall time a lot.
  * Run: deno run -A scripts/bench-cli.ts
  */
-import { createApiKey, startTestServer } from "../tests/support/test-server.ts";
-import { ensureBuilt } from "../tests/cli/support/run-cli.ts";
+import { createApiKey, startTestServer } from "../dev-support/test-server.ts";
+import { ensureBuilt } from "../dev-support/run-cli.ts";
 import { readIcs } from "../cli/readers/ics.ts";
 import { readCsv } from "../cli/readers/csv.ts";
 import type { Reader } from "../cli/readers/record.ts";

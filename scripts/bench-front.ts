@@ -11,14 +11,11 @@
  * PostgreSQL when TEST_DATABASE_URL is set (a fresh database is made there and dropped
  * afterwards), else PGlite in a temporary directory.
  */
-import { parseArgs } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { openDatabase } from "../server/db/connect.ts";
-import { migrate } from "../server/db/migrate.ts";
 import { generateApiKey } from "../shared/api-key-format.ts";
-import { createTestDatabase } from "../tests/support/databases.ts";
 import { realisticEvents } from "./support/realistic-events.ts";
-import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
+import { seededBenchDatabase, startServerProcess } from "./support/bench-server.ts";
+import { sizeAndRuns } from "./support/bench-args.ts";
 import { fmt, percentile } from "./support/stats.ts";
 import { loadAverage } from "./support/figures.ts";
 import { cpuSeconds } from "./support/process-usage.ts";
@@ -30,49 +27,23 @@ const USAGE = `Usage: deno run -A scripts/bench-front.ts [--size N] [--runs N]
 
 PGlite in a temporary directory, or PostgreSQL when TEST_DATABASE_URL is set.`;
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
-    size: { type: "string", default: "1000" },
-    runs: { type: "string", default: "100" },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
-if (values.help) {
-  console.log(USAGE);
-  Deno.exit(0);
-}
-const SIZE = Number(values.size);
-const RUNS = Number(values.runs);
-for (const [name, n] of [["--size", SIZE], ["--runs", RUNS]] as const) {
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`${name} must be a positive whole number\n\n${USAGE}`);
-    Deno.exit(2);
-  }
-}
+const { size: SIZE, runs: RUNS } = sizeAndRuns(USAGE, { size: 1000, runs: 100 });
 const WARM_UP = 10;
 /** Well above a loopback round trip and a fast handler, just below a delayed ACK (40 ms). */
 const STALL_MS = 35;
 
-const postgresUrl = Deno.env.get("TEST_DATABASE_URL");
-const location = postgresUrl ? await createTestDatabase("postgres") : null;
-const dataDir = location ? "" : await Deno.makeTempDir({ prefix: "bench-front-" });
+const database = await seededBenchDatabase(SIZE, "bench-front-");
 try {
-  const db = await openDatabase({ dataDir, databaseUrl: location?.databaseUrl });
-  await migrate(db.sql);
-  await seedRealisticEvents(db.sql, SIZE);
-  await db.sql`ANALYZE`;
-  const [{ id: eventId }] = await db.sql`SELECT id FROM events ORDER BY id LIMIT 1`;
-  await db.close();
+  const { dataDir, databaseUrl, eventId } = database;
   const adminKey = generateApiKey();
   const server = await startServerProcess({
     dataDir,
-    databaseUrl: location?.databaseUrl,
+    databaseUrl,
     env: { ADMIN_API_KEY: adminKey },
   });
   try {
     console.log(
-      `${location ? "PostgreSQL" : "PGlite"}, ${SIZE} events, ${RUNS} requests of each kind, ` +
+      `${database.label}, ${SIZE} events, ${RUNS} requests of each kind, ` +
         `concurrency 1, load average ${loadAverage().toFixed(2)} on ` +
         `${navigator.hardwareConcurrency} cores`,
     );
@@ -81,8 +52,7 @@ try {
     await server.stop();
   }
 } finally {
-  if (location) await location.drop();
-  else await Deno.remove(dataDir, { recursive: true });
+  await database.drop();
 }
 
 type Kind = () => Promise<Response | unknown>;

@@ -6,7 +6,7 @@
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-ingest.ts [--batches 60] [--clients 4]
  */
 import { parseArgs } from "node:util";
-import { testBackends } from "../tests/support/databases.ts";
+import { testBackends } from "../dev-support/databases.ts";
 import { benchIngest } from "./support/bench-ingest-figures.ts";
 import { FigureLog } from "./support/figures.ts";
 

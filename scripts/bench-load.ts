@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { openDatabase } from "../server/db/connect.ts";
 import { generateApiKey } from "../shared/api-key-format.ts";
-import { createTestDatabase } from "../tests/support/databases.ts";
+import { createTestDatabase } from "../dev-support/databases.ts";
 import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
 import { LoadRecorder } from "./support/load-recorder.ts";
 import type { LoadContext } from "./support/load-requests.ts";

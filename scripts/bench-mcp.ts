@@ -10,13 +10,10 @@
  * PGlite in a temporary directory by default; PostgreSQL when TEST_DATABASE_URL is set (a fresh
  * database is made there and dropped afterwards).
  */
-import { parseArgs } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { openDatabase } from "../server/db/connect.ts";
-import { migrate } from "../server/db/migrate.ts";
-import { createTestDatabase } from "../tests/support/databases.ts";
 import { fmt, percentile } from "./support/stats.ts";
-import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
+import { seededBenchDatabase, startServerProcess } from "./support/bench-server.ts";
+import { sizeAndRuns } from "./support/bench-args.ts";
 import { loadAverage } from "./support/figures.ts";
 import { cpuSeconds } from "./support/process-usage.ts";
 
@@ -27,26 +24,7 @@ const USAGE = `Usage: deno run -A scripts/bench-mcp.ts [--size N] [--runs N]
 
 PGlite in a temporary directory, or PostgreSQL when TEST_DATABASE_URL is set.`;
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
-    size: { type: "string", default: "100000" },
-    runs: { type: "string", default: "300" },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
-if (values.help) {
-  console.log(USAGE);
-  Deno.exit(0);
-}
-const SIZE = Number(values.size);
-const RUNS = Number(values.runs);
-for (const [name, n] of [["--size", SIZE], ["--runs", RUNS]] as const) {
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`${name} must be a positive whole number\n\n${USAGE}`);
-    Deno.exit(2);
-  }
-}
+const { size: SIZE, runs: RUNS } = sizeAndRuns(USAGE, { size: 100_000, runs: 300 });
 const QUERIES = [
   "rust",
   "kubernetes workshop",
@@ -58,29 +36,20 @@ const QUERIES = [
   "hands-on session about databases",
 ];
 
-const postgresUrl = Deno.env.get("TEST_DATABASE_URL");
-const location = postgresUrl ? await createTestDatabase("postgres") : null;
-const dataDir = location ? "" : await Deno.makeTempDir({ prefix: "bench-mcp-" });
+const database = await seededBenchDatabase(SIZE, "bench-mcp-");
 try {
-  const db = await openDatabase({ dataDir, databaseUrl: location?.databaseUrl });
-  await migrate(db.sql);
-  const loadMs = await seedRealisticEvents(db.sql, SIZE);
-  // PGlite runs no autovacuum: give the planner the statistics a server would have by now.
-  await db.sql`ANALYZE`;
-  await db.close();
   console.log(
-    `${location ? "PostgreSQL" : "PGlite"}, ${SIZE} events (loaded in ` +
-      `${(loadMs / 1000).toFixed(0)} s), ${RUNS} runs of each, concurrency 1`,
+    `${database.label}, ${SIZE} events (loaded in ` +
+      `${(database.loadMs / 1000).toFixed(0)} s), ${RUNS} runs of each, concurrency 1`,
   );
-  const server = await startServerProcess({ dataDir, databaseUrl: location?.databaseUrl });
+  const server = await startServerProcess(database);
   try {
     await compare(server.url, server.pid);
   } finally {
     await server.stop();
   }
 } finally {
-  if (location) await location.drop();
-  else await Deno.remove(dataDir, { recursive: true });
+  await database.drop();
 }
 
 /** Times each way of searching round-robin, so that they share the machine's noise. */

@@ -8,23 +8,19 @@
  * PostgreSQL when TEST_DATABASE_URL is set (a fresh database is made there and dropped
  * afterwards), else PGlite in a temporary directory.
  */
-import { parseArgs } from "node:util";
-import { openDatabase } from "../server/db/connect.ts";
-import { migrate } from "../server/db/migrate.ts";
-import { createTestDatabase } from "../tests/support/databases.ts";
 import { fmt, percentile } from "./support/stats.ts";
 import { loadAverage } from "./support/figures.ts";
-import { seedRealisticEvents, startServerProcess } from "./support/bench-server.ts";
+import { seededBenchDatabase, startServerProcess } from "./support/bench-server.ts";
+import { sizeAndRuns } from "./support/bench-args.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
-    size: { type: "string", default: "100000" },
-    runs: { type: "string", default: "200" },
-  },
-});
-const SIZE = Number(values.size);
-const RUNS = Number(values.runs);
+const USAGE = `Usage: deno run -A scripts/bench-pages.ts [--size N] [--runs N]
+
+  --size N   events seeded before timing (default 100000)
+  --runs N   timed requests of each page (default 200)
+
+PGlite in a temporary directory, or PostgreSQL when TEST_DATABASE_URL is set.`;
+
+const { size: SIZE, runs: RUNS } = sizeAndRuns(USAGE, { size: 100_000, runs: 200 });
 const WARM_UP = 20;
 const TARGET_MS = 50;
 const QUERIES = [
@@ -38,31 +34,21 @@ const QUERIES = [
   "hands-on session about databases",
 ];
 
-const postgresUrl = Deno.env.get("TEST_DATABASE_URL");
-const location = postgresUrl ? await createTestDatabase("postgres") : null;
-const dataDir = location ? "" : await Deno.makeTempDir({ prefix: "bench-pages-" });
+const database = await seededBenchDatabase(SIZE, "bench-pages-");
 try {
-  const db = await openDatabase({ dataDir, databaseUrl: location?.databaseUrl });
-  await migrate(db.sql);
-  const loadMs = await seedRealisticEvents(db.sql, SIZE);
-  // PGlite runs no autovacuum: give the planner the statistics a server would have by now.
-  await db.sql`ANALYZE`;
-  const [{ id: eventId }] = await db.sql`SELECT id FROM events ORDER BY id LIMIT 1`;
-  await db.close();
   console.log(
-    `${location ? "PostgreSQL" : "PGlite"}, ${SIZE} events (loaded in ` +
-      `${(loadMs / 1000).toFixed(0)} s), ${RUNS} requests of each page, concurrency 1, ` +
+    `${database.label}, ${SIZE} events (loaded in ` +
+      `${(database.loadMs / 1000).toFixed(0)} s), ${RUNS} requests of each page, concurrency 1, ` +
       `load average ${loadAverage().toFixed(1)} on ${navigator.hardwareConcurrency} cores`,
   );
-  const server = await startServerProcess({ dataDir, databaseUrl: location?.databaseUrl });
+  const server = await startServerProcess(database);
   try {
-    await measure(server.url, eventId);
+    await measure(server.url, database.eventId);
   } finally {
     await server.stop();
   }
 } finally {
-  if (location) await location.drop();
-  else await Deno.remove(dataDir, { recursive: true });
+  await database.drop();
 }
 
 /** The link to the next page in a listing page, to time a page reached by cursor. */

@@ -22,7 +22,7 @@ import { searchEvents, type SearchMode } from "../server/search/search-events.ts
 import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
 import type { EventRecord } from "../shared/event-schema.ts";
-import { insertWriterKey } from "../tests/support/writer-key.ts";
+import { insertWriterKey } from "../dev-support/writer-key.ts";
 import { evalEvents } from "./support/eval-events.ts";
 import { readConferenceData, topicLabel } from "./support/conference-events.ts";
 import { EVAL_QUERIES, type QueryKind } from "./eval-search-data.ts";

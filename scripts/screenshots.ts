@@ -10,8 +10,9 @@ import { parseArgs } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { generateApiKey } from "../shared/api-key-format.ts";
 import { startService } from "../server/serve.ts";
-import { startFakeOpenAI } from "../tests/support/fake-openai.ts";
-import { launchBrowser } from "../tests/web/support/browser.ts";
+import { configWith } from "../server/config.ts";
+import { startFakeOpenAI } from "../dev-support/fake-openai.ts";
+import { launchBrowser } from "../dev-support/browser.ts";
 import { readConferenceData } from "./support/conference-events.ts";
 
 const { values } = parseArgs({
@@ -91,7 +92,7 @@ await Deno.mkdir(OUT, { recursive: true });
 const dataDir = await Deno.makeTempDir({ prefix: "screenshots-" });
 const fake = startFakeOpenAI();
 const adminKey = generateApiKey();
-const service = await startService({
+const service = await startService(configWith({
   port: 0,
   host: "127.0.0.1",
   dataDir,
@@ -101,13 +102,8 @@ const service = await startService({
   trustProxy: false,
   logRequests: false,
   operatorEmails: ["operator@example.org"],
-  embeddings: {
-    provider: "openai",
-    openaiApiKey: fake.apiKey,
-    openaiBaseUrl: fake.baseUrl,
-    dimensions: 64,
-  },
-});
+  embeddings: fake.embeddingSettings(64),
+}));
 const base = service.url.replace("localhost", "127.0.0.1");
 const browser = await launchBrowser();
 try {

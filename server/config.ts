@@ -1,21 +1,11 @@
 /** Server settings, read once from the environment at start and checked with zod. */
 import { z } from "zod";
 import { isWellFormedApiKey } from "../shared/api-key-format.ts";
-import type { EmbeddingSettings } from "./embeddings/create-provider.ts";
 
-const positiveInt = (name: string, fallback: number) =>
-  z.string().optional().transform((v, ctx) => {
-    if (v === undefined || v.trim() === "") return fallback;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n <= 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${name} must be a positive whole number, got "${v}"`,
-      });
-      return z.NEVER;
-    }
-    return n;
-  });
+/** The OpenAI embedding model when EMBEDDINGS_MODEL is unset. */
+export const DEFAULT_OPENAI_MODEL = "text-embedding-3-small";
+/** The lowest priority: the local model still gets every idle cycle, and nothing waits for it. */
+export const DEFAULT_LOCAL_NICENESS = 19;
 
 /** Budgets of a contributor none of whose keys is trusted (docs/unreviewed-contributors.md). */
 export interface UnreviewedBudgets {
@@ -34,22 +24,63 @@ export const UNREVIEWED_DEFAULTS: UnreviewedBudgets = {
   rateLimitPerMinute: 10,
 };
 
-const ConfigSchema = z.object({
-  PORT: z.string().optional().transform((v, ctx) => {
-    if (v === undefined || v.trim() === "") return 8000;
+/** What a setting's row in docs/settings.md says: its meaning, and its value when unset. */
+export interface SettingDoc {
+  description: string;
+  /** The value when unset, as the docs write it. */
+  default: string;
+}
+
+/** A whole number within `min..max`; `fallback` when unset or blank. */
+const wholeNumber = (name: string, rules: { min: number; max?: number; fallback: number }) =>
+  z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return rules.fallback;
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 0 || n > 65535) {
-      ctx.addIssue({ code: "custom", message: `PORT must be a port number 0-65535, got "${v}"` });
+    if (!Number.isInteger(n) || n < rules.min || (rules.max !== undefined && n > rules.max)) {
+      const range = rules.max === undefined
+        ? (rules.min > 0 ? "a positive whole number" : "a whole number")
+        : `a whole number ${rules.min}-${rules.max}`;
+      ctx.addIssue({ code: "custom", message: `${name} must be ${range}, got "${v}"` });
       return z.NEVER;
     }
     return n;
-  }),
-  HOST: z.string().default("0.0.0.0"),
-  DATA_DIR: z.string().default("./data"),
+  });
+
+const positiveInt = (name: string, fallback: number, description: string) =>
+  wholeNumber(name, { min: 1, fallback }).meta({ description, default: `\`${fallback}\`` });
+
+/** A text setting; `fallback` when unset or blank. */
+const textWithDefault = (fallback: string, description: string) =>
+  z.string().optional().transform((v) => v || fallback)
+    .meta({ description, default: `\`${fallback}\`` });
+
+/** A comma-separated list. */
+const list = (description: string) =>
+  z.string().optional().transform((v) =>
+    (v ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+  ).meta({ description, default: "unset" });
+
+const flag = (fallback: boolean, description: string) =>
+  z.enum(["true", "false", ""]).optional()
+    .transform((v) => (v === "" || v === undefined ? fallback : v === "true"))
+    .meta({ description, default: `\`${fallback}\`` });
+
+/** The environment variables the server reads, each with its check, default and documentation. */
+export const SettingsSchema = z.object({
+  PORT: wholeNumber("PORT", { min: 0, max: 65535, fallback: 8000 })
+    .meta({ description: "HTTP port (`0` picks a free one)", default: "`8000`" }),
+  HOST: textWithDefault("0.0.0.0", "Address to listen on"),
+  DATA_DIR: textWithDefault(
+    "./data",
+    "Directory of the embedded database (when `DATABASE_URL` is unset)",
+  ),
   DATABASE_URL: z.string().optional().refine(
     (v) => v === undefined || v === "" || /^postgres(ql)?:\/\//.test(v),
     { message: "DATABASE_URL must be a postgres:// or postgresql:// URL" },
-  ),
+  ).transform((v) => v || undefined).meta({
+    description: "`postgres://…` URL of a PostgreSQL server to use instead of the embedded one",
+    default: "unset",
+  }),
   ADMIN_API_KEY: z.string().optional().refine(
     (v) => v === undefined || v === "" || isWellFormedApiKey(v),
     {
@@ -57,34 +88,75 @@ const ConfigSchema = z.object({
         "ADMIN_API_KEY is not a well-formed key (evk_ + 38 characters with a valid checksum); " +
         "make one with `npm run -s new-key`",
     },
+  ).transform((v) => v || undefined).meta({
+    description:
+      "The operator key (make one with `npm run -s new-key`); unset closes the operator API",
+    default: "unset",
+  }),
+  RATE_LIMIT_PER_MINUTE: positiveInt(
+    "RATE_LIMIT_PER_MINUTE",
+    60,
+    "Default request limit of new keys",
   ),
-  RATE_LIMIT_PER_MINUTE: positiveInt("RATE_LIMIT_PER_MINUTE", 60),
-  PUBLIC_RATE_LIMIT_PER_MINUTE: positiveInt("PUBLIC_RATE_LIMIT_PER_MINUTE", 600),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: positiveInt(
+    "PUBLIC_RATE_LIMIT_PER_MINUTE",
+    600,
+    "Limit of public reads per client address",
+  ),
   UNREVIEWED_MAX_UPCOMING_EVENTS: positiveInt(
     "UNREVIEWED_MAX_UPCOMING_EVENTS",
     UNREVIEWED_DEFAULTS.maxUpcomingEvents,
+    "Upcoming events a contributor with no trusted key may have stored; a push past it is " +
+      "refused whole (docs/unreviewed-contributors.md)",
   ),
-  UNREVIEWED_MAX_KEYS: positiveInt("UNREVIEWED_MAX_KEYS", UNREVIEWED_DEFAULTS.maxKeys),
+  UNREVIEWED_MAX_KEYS: positiveInt(
+    "UNREVIEWED_MAX_KEYS",
+    UNREVIEWED_DEFAULTS.maxKeys,
+    "Active keys a contributor with no trusted key may hold",
+  ),
   UNREVIEWED_RATE_LIMIT_PER_MINUTE: positiveInt(
     "UNREVIEWED_RATE_LIMIT_PER_MINUTE",
     UNREVIEWED_DEFAULTS.rateLimitPerMinute,
+    "Request limit of a dashboard key made by a contributor with no trusted key (operators can " +
+      "raise it per key)",
   ),
-  REQUEST_READ_TIMEOUT_SECONDS: positiveInt("REQUEST_READ_TIMEOUT_SECONDS", 30),
-  DATA_MIN_FREE_MB: positiveInt("DATA_MIN_FREE_MB", 128),
-  TRUST_PROXY: z.enum(["true", "false", ""]).optional()
-    .transform((v) => v === "true"),
-  LOG_REQUESTS: z.enum(["true", "false", ""]).optional()
-    .transform((v) => v !== "false"),
+  REQUEST_READ_TIMEOUT_SECONDS: positiveInt(
+    "REQUEST_READ_TIMEOUT_SECONDS",
+    30,
+    "How long a client may take to send a request's head, and then its body; past it: 408 and " +
+      "the connection closed (idle connections close after twice this)",
+  ),
+  DATA_MIN_FREE_MB: positiveInt(
+    "DATA_MIN_FREE_MB",
+    128,
+    "Embedded database only: free disk space to keep where `DATA_DIR` is; below it, requests " +
+      "that write get 503 (reads go on) and embedding waits",
+  ),
+  TRUST_PROXY: flag(
+    false,
+    "Take the client address from `X-Forwarded-For`, and the site's origin from " +
+      "`X-Forwarded-Proto` and `X-Forwarded-Host` (only behind a proxy you run)",
+  ),
+  LOG_REQUESTS: flag(true, "One JSON log line per request, with its request id"),
   // AI search. The local model is the default; an OpenAI key switches to OpenAI unless told not to.
   EMBEDDINGS_PROVIDER: z.enum(["openai", "local", ""], {
     error: () => "EMBEDDINGS_PROVIDER must be openai or local",
-  }).optional(),
-  OPENAI_API_KEY: z.string().optional(),
+  }).optional().meta({
+    description: "Where embeddings come from",
+    default: "`openai` when `OPENAI_API_KEY` is set, else `local`",
+  }),
+  OPENAI_API_KEY: z.string().optional().meta({
+    description: "Key of the OpenAI (or compatible) embeddings API",
+    default: "unset",
+  }),
   OPENAI_BASE_URL: z.string().optional().refine((v) => !v || /^https?:\/\//.test(v), {
     message:
       "OPENAI_BASE_URL must be an http:// or https:// URL, such as https://api.openai.com/v1",
+  }).meta({ description: "Any OpenAI-compatible embeddings server", default: "OpenAI's" }),
+  EMBEDDINGS_MODEL: z.string().optional().meta({
+    description: "Embedding model (openai provider)",
+    default: `\`${DEFAULT_OPENAI_MODEL}\``,
   }),
-  EMBEDDINGS_MODEL: z.string().optional(),
   EMBEDDINGS_DIMENSIONS: z.string().optional().transform((v, ctx) => {
     if (v === undefined || v.trim() === "") return undefined;
     const n = Number(v);
@@ -96,25 +168,32 @@ const ConfigSchema = z.object({
       return z.NEVER;
     }
     return n;
+  }).meta({
+    description: "Vector size asked of the model (openai provider)",
+    default: "model default",
   }),
   OPENAI_ENCODING_FORMAT: z.enum(["float", "base64", ""], {
     error: () => "OPENAI_ENCODING_FORMAT must be float or base64",
-  }).optional(),
-  EMBEDDINGS_LOCAL_NICENESS: z.string().optional().transform((v, ctx) => {
-    if (v === undefined || v.trim() === "") return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0 || n > 19) {
-      ctx.addIssue({
-        code: "custom",
-        message: `EMBEDDINGS_LOCAL_NICENESS must be a whole number 0-19, got "${v}"`,
-      });
-      return z.NEVER;
-    }
-    return n;
+  }).optional().meta({
+    description: "`float` for servers that do not speak base64",
+    default: "`base64`",
   }),
-  MCP_ALLOWED_ORIGINS: z.string().optional().transform((v) =>
-    (v ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
-  ),
+  EMBEDDINGS_LOCAL_NICENESS: wholeNumber("EMBEDDINGS_LOCAL_NICENESS", {
+    min: 0,
+    max: 19,
+    fallback: DEFAULT_LOCAL_NICENESS,
+  }).meta({
+    description: "Scheduling priority (0-19, Linux) of the local model's thread: 19 gives " +
+      "requests the CPU first; 0 competes as an equal",
+    default: `\`${DEFAULT_LOCAL_NICENESS}\``,
+  }),
+  EMBEDDINGS_WORKER: z.enum(["in-process", "external", ""], {
+    error: () => "EMBEDDINGS_WORKER must be in-process or external",
+  }).optional().transform((v) => v || "in-process").meta({
+    description:
+      "`external` when the embedding worker runs as its own process (`deno task worker`)",
+    default: "`in-process`",
+  }),
   OPERATOR_EMAILS: z.string().optional().transform((v, ctx) => {
     const emails = (v ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
     for (const email of emails) {
@@ -128,47 +207,79 @@ const ConfigSchema = z.object({
       }
     }
     return emails;
+  }).meta({
+    description: "Comma-separated addresses of site accounts that may be operators (review " +
+      "queue), once they confirm the operator key",
+    default: "unset",
   }),
-  EMBEDDINGS_WORKER: z.enum(["in-process", "external", ""], {
-    error: () => "EMBEDDINGS_WORKER must be in-process or external",
-  }).optional(),
+  MCP_ALLOWED_ORIGINS: list(
+    "Comma-separated host names whose web pages may call `/mcp` (besides localhost); requests " +
+      "without `Origin` always pass",
+  ),
 });
 
+/** Which embedding provider to build, and how (server/embeddings/create-provider.ts). */
+export interface EmbeddingSettings {
+  /** `local` is the offline default; `openai` needs an API key. */
+  provider: "openai" | "local";
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  /** OpenAI model name; ignored by the local provider. */
+  model?: string;
+  dimensions?: number;
+  /** Vector wire format for OpenAI-compatible servers that lack base64. */
+  encodingFormat?: "float" | "base64";
+  /** Scheduling niceness (0-19) of the local model's thread; see LocalProviderOptions. */
+  localNiceness?: number;
+}
+
+/** The settings as the server uses them, made from the environment variables. */
+export const ConfigSchema = SettingsSchema.transform((v) => ({
+  port: v.PORT,
+  host: v.HOST,
+  dataDir: v.DATA_DIR,
+  databaseUrl: v.DATABASE_URL,
+  adminApiKey: v.ADMIN_API_KEY,
+  defaultRateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
+  publicRateLimitPerMinute: v.PUBLIC_RATE_LIMIT_PER_MINUTE,
+  /** Budgets of unreviewed contributors; UNREVIEWED_DEFAULTS for any left out. */
+  unreviewed: {
+    maxUpcomingEvents: v.UNREVIEWED_MAX_UPCOMING_EVENTS,
+    maxKeys: v.UNREVIEWED_MAX_KEYS,
+    rateLimitPerMinute: v.UNREVIEWED_RATE_LIMIT_PER_MINUTE,
+  } as Partial<UnreviewedBudgets>,
+  /** How long a request's head, and then its body, may take to arrive. */
+  requestReadTimeoutMs: v.REQUEST_READ_TIMEOUT_SECONDS * 1000,
+  /** The embedded database only: free space its disk must keep (see db/disk-space.ts). */
+  dataMinFreeBytes: v.DATA_MIN_FREE_MB * 2 ** 20,
+  /** Whether to trust X-Forwarded-For, -Proto and -Host (behind a proxy). */
+  trustProxy: v.TRUST_PROXY,
+  logRequests: v.LOG_REQUESTS,
+  embeddings: {
+    provider: v.EMBEDDINGS_PROVIDER || (v.OPENAI_API_KEY ? "openai" : "local"),
+    openaiApiKey: v.OPENAI_API_KEY || undefined,
+    openaiBaseUrl: v.OPENAI_BASE_URL || undefined,
+    model: v.EMBEDDINGS_MODEL || undefined,
+    dimensions: v.EMBEDDINGS_DIMENSIONS,
+    encodingFormat: v.OPENAI_ENCODING_FORMAT || undefined,
+    localNiceness: v.EMBEDDINGS_LOCAL_NICENESS,
+  } as EmbeddingSettings,
+  /** Where the embedding worker runs: in this process, or in `deno task worker`. */
+  embeddingWorker: v.EMBEDDINGS_WORKER,
+  /** Hostnames whose browser pages may call /mcp, besides localhost (DNS rebinding guard). */
+  mcpAllowedOrigins: v.MCP_ALLOWED_ORIGINS,
+  /** Lower-cased addresses of the site accounts that may act as operators (review queue). */
+  operatorEmails: v.OPERATOR_EMAILS,
+}));
+
 /** The parsed settings. */
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl?: string;
-  adminApiKey?: string;
-  defaultRateLimitPerMinute: number;
-  publicRateLimitPerMinute: number;
-  /** How long a request's head, and then its body, may take to arrive (30 s when absent). */
-  requestReadTimeoutMs?: number;
+export type Config = z.output<typeof ConfigSchema> & {
   /**
    * Seconds of the rate limits' window: 60 (the limits above are per minute) unless a test
    * shortens it, so that waiting for a quota takes seconds. Not read from the environment.
    */
   rateLimitWindowSeconds?: number;
-  /**
-   * The embedded database only: free space its disk must keep; below it writes are refused with
-   * 503 (see db/disk-space.ts). 128 MiB when absent.
-   */
-  dataMinFreeBytes?: number;
-  /** Whether to take the client address from X-Forwarded-For (behind a proxy). */
-  trustProxy: boolean;
-  logRequests: boolean;
-  /** The embedding provider; the local model when absent. */
-  embeddings?: EmbeddingSettings;
-  /** Where the embedding worker runs: in this process (default) or in `deno task worker`. */
-  embeddingWorker?: "in-process" | "external";
-  /** Hostnames whose browser pages may call /mcp, besides localhost (DNS rebinding guard). */
-  mcpAllowedOrigins?: string[];
-  /** Lower-cased addresses of the site accounts that may act as operators (review queue). */
-  operatorEmails?: string[];
-  /** Budgets of unreviewed contributors; UNREVIEWED_DEFAULTS for any left out. */
-  unreviewed?: Partial<UnreviewedBudgets>;
-}
+};
 
 /** The budgets of unreviewed contributors in force. */
 export function unreviewedBudgets(config: Config): UnreviewedBudgets {
@@ -180,42 +291,18 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-/** Reads the settings from an environment map. */
+/** The default settings with `overrides`: for tests and scripts that start a server in code. */
+export function configWith(overrides: Partial<Config>): Config {
+  const given = Object.entries(overrides).filter(([, value]) => value !== undefined);
+  return { ...loadConfig({}), ...Object.fromEntries(given) } as Config;
+}
+
+/** Reads the settings from an environment map; every unset one takes its default. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Cannot start: invalid settings\n${lines.join("\n")}`);
   }
-  const v = parsed.data;
-  return {
-    port: v.PORT,
-    host: v.HOST,
-    dataDir: v.DATA_DIR,
-    databaseUrl: v.DATABASE_URL || undefined,
-    adminApiKey: v.ADMIN_API_KEY || undefined,
-    defaultRateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
-    publicRateLimitPerMinute: v.PUBLIC_RATE_LIMIT_PER_MINUTE,
-    requestReadTimeoutMs: v.REQUEST_READ_TIMEOUT_SECONDS * 1000,
-    dataMinFreeBytes: v.DATA_MIN_FREE_MB * 2 ** 20,
-    trustProxy: v.TRUST_PROXY,
-    logRequests: v.LOG_REQUESTS,
-    embeddings: {
-      provider: v.EMBEDDINGS_PROVIDER || (v.OPENAI_API_KEY ? "openai" : "local"),
-      openaiApiKey: v.OPENAI_API_KEY || undefined,
-      openaiBaseUrl: v.OPENAI_BASE_URL || undefined,
-      model: v.EMBEDDINGS_MODEL || undefined,
-      dimensions: v.EMBEDDINGS_DIMENSIONS,
-      encodingFormat: v.OPENAI_ENCODING_FORMAT || undefined,
-      localNiceness: v.EMBEDDINGS_LOCAL_NICENESS,
-    },
-    embeddingWorker: v.EMBEDDINGS_WORKER || "in-process",
-    mcpAllowedOrigins: v.MCP_ALLOWED_ORIGINS,
-    operatorEmails: v.OPERATOR_EMAILS,
-    unreviewed: {
-      maxUpcomingEvents: v.UNREVIEWED_MAX_UPCOMING_EVENTS,
-      maxKeys: v.UNREVIEWED_MAX_KEYS,
-      rateLimitPerMinute: v.UNREVIEWED_RATE_LIMIT_PER_MINUTE,
-    },
-  };
+  return parsed.data;
 }

@@ -22,7 +22,6 @@ export interface RunningService {
 const PRUNE_EVERY_MS = 10 * 60_000;
 /** How long a stop waits for requests in progress; within run-until-signal's grace period. */
 const DRAIN_MS = 5_000;
-const DEFAULT_READ_TIMEOUT_MS = 30_000;
 
 /** The application and what it depends on, started but not listening. */
 export interface OpenedService {
@@ -30,8 +29,6 @@ export interface OpenedService {
   deps: AppDeps;
   close(): Promise<void>;
 }
-
-const DEFAULT_MIN_FREE_BYTES = 128 * 2 ** 20;
 
 /**
  * Opens the database, applies migrations, starts AI search and builds the app, without a socket:
@@ -47,10 +44,10 @@ export async function openService(config: Config): Promise<OpenedService> {
   try {
     await migrate(db.sql);
     const storage = db.kind === "pglite"
-      ? new StorageGuard(config.dataDir, config.dataMinFreeBytes ?? DEFAULT_MIN_FREE_BYTES)
+      ? new StorageGuard(config.dataDir, config.dataMinFreeBytes)
       : undefined;
     const ai = await startAiSearch(db, {
-      provider: config.embeddings ?? { provider: "local" },
+      provider: config.embeddings,
       runWorker: config.embeddingWorker !== "external",
       worker: storage ? { roomToWrite: () => storage.roomToWrite() } : undefined,
     });
@@ -77,7 +74,7 @@ export async function startService(config: Config): Promise<RunningService> {
       async (request, info) => await app.fetch(request, info),
       {
         drain: new RequestDrain(),
-        readTimeoutMs: config.requestReadTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
+        readTimeoutMs: config.requestReadTimeoutMs,
       },
     );
     stops.push(() => http.stop(DRAIN_MS));

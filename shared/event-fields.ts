@@ -5,15 +5,11 @@
  */
 import { z } from "zod";
 import { isHttpUrl } from "./http-url.ts";
+import { loneSurrogateMessage, nulMessage, unstorableText } from "./storable-text.ts";
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_ARRAY_ITEM_LENGTH = 100;
 const MAX_INT4 = 2_147_483_647;
-const LONE_SURROGATE = /\p{Cs}/u;
-// A NUL or a lone surrogate needs one of these code units. Finding none is a quick scan, while a
-// Unicode-aware regex such as LONE_SURROGATE was the costliest rule of every text field.
-// deno-lint-ignore no-control-regex -- NUL is what it looks for
-const NUL_OR_SURROGATE = /[\u0000\ud800-\udfff]/;
 
 /** What a JSON value is, in words: "null", "an array", "a string". */
 export function typeName(input: unknown): string {
@@ -57,21 +53,12 @@ export function text(field: string, max: number, rules: TextRules = {}) {
     .check((ctx) => {
       const s = ctx.value;
       const found = ctx.issues.length;
-      const unusual = NUL_OR_SURROGATE.test(s);
-      if (unusual && s.includes("\u0000")) {
+      const unstorable = unstorableText(s);
+      if (unstorable !== null) {
         ctx.issues.push({
           code: "custom",
           input: s,
-          message: `${field} contains a NUL character (\\u0000), which cannot be stored: remove it`,
-        });
-      }
-      // JSON may escape half of a surrogate pair (\ud800), which is no character and no UTF-8.
-      if (unusual && LONE_SURROGATE.test(s)) {
-        ctx.issues.push({
-          code: "custom",
-          input: s,
-          message:
-            `${field} contains an unpaired UTF-16 surrogate (such as \\ud800): send valid Unicode`,
+          message: unstorable === "nul" ? nulMessage(field) : loneSurrogateMessage(field),
         });
       }
       // Limits count characters (code points), not UTF-16 units: an emoji is one character.

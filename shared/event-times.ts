@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { text } from "./event-fields.ts";
 import {
   type DateTimeProblem,
+  isDateOnly,
   isIanaTimeZone,
   isStorableInstant,
   parseDateTime,
@@ -29,7 +30,7 @@ export function dateTimeProblemMessage(
     case "date_only":
       return `${field} ${quoted} is a date without a time: ${DATE_ONLY_HINT}`;
     case "calendar":
-      return /^\d{4}-\d{2}-\d{2}$/.test(value)
+      return isDateOnly(value)
         ? `${field} ${quoted} is not a real date: check the day of the month`
         : `${field} ${quoted} is not a real date and time: check the day of the month and ` +
           "that the time is between 00:00:00 and 23:59:59";

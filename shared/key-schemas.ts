@@ -3,6 +3,7 @@ import { z } from "zod";
 import { SCOPES, StoredEvent } from "./api-schemas.ts";
 import { dateTimeProblemMessage } from "./event-times.ts";
 import { parseDateTime } from "./zoned-time.ts";
+import { loneSurrogateMessage, nulMessage, unstorableText } from "./storable-text.ts";
 
 /** Statuses of a key, from its trust and review state. */
 export const KEY_STATUSES = ["untrusted", "pending", "trusted", "revoked"] as const;
@@ -15,8 +16,13 @@ const keyLabel = (field: string) =>
   }).trim()
     .min(1, { message: `${field} must not be empty` })
     .max(200, { message: `${field} may be at most 200 characters` })
-    .refine((s) => !s.includes("\u0000") && !/\p{Cs}/u.test(s), {
-      message: `${field} must not contain NUL characters or unpaired UTF-16 surrogates`,
+    .superRefine((s, ctx) => {
+      const unstorable = unstorableText(s);
+      if (unstorable === null) return;
+      ctx.addIssue({
+        code: "custom",
+        message: unstorable === "nul" ? nulMessage(field) : loneSurrogateMessage(field),
+      });
     });
 
 /** The rate limits per minute an operator may give a key (the server's and the CLI's check). */

@@ -5,7 +5,8 @@
 
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** A date without a time, YYYY-MM-DD: the one pattern for it (isDateOnly, parseDate). */
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A local wall-clock time, before a zone or offset is applied. */
 export interface WallTime {
@@ -67,9 +68,38 @@ export type ParsedDate =
   | { kind: "date"; year: number; month: number; day: number; epochMs: number }
   | { kind: "invalid"; reason: "format" | "calendar" };
 
+/** Whether `text` has the form of a date without a time (YYYY-MM-DD), real or not. */
+export function isDateOnly(text: string): boolean {
+  return DATE_ONLY.test(text);
+}
+
+/**
+ * A bare date as a span of time: from its first moment to its last millisecond on the clocks of
+ * `timeZone`, the asker's zone (UTC wherever they cannot name one). Null when `text` is not a
+ * real date. Every surface reads a date filter this way: docs/dates.md.
+ */
+export function dayBounds(
+  text: string,
+  timeZone: string,
+): { startMs: number; endMs: number } | null {
+  const date = parseDate(text);
+  if (date.kind !== "date") return null;
+  const next = new Date(0);
+  next.setUTCFullYear(date.year, date.month - 1, date.day + 1);
+  const midnight = (year: number, month: number, day: number) =>
+    zonedWallTimeToEpochMs(
+      { year, month, day, hour: 0, minute: 0, second: 0, millisecond: 0 },
+      timeZone,
+    );
+  return {
+    startMs: midnight(date.year, date.month, date.day),
+    endMs: midnight(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()) - 1,
+  };
+}
+
 /** Reads a date (YYYY-MM-DD); `epochMs` is its midnight in UTC. February 30 is no date. */
 export function parseDate(text: string): ParsedDate {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const m = DATE_ONLY.exec(text);
   if (!m) return { kind: "invalid", reason: "format" };
   const wall = {
     year: Number(m[1]),

@@ -3,20 +3,18 @@
  * all-day events (as ICS all-day events do), and `--id-from` makes an external_id.
  */
 import { createHash } from "node:crypto";
-import { parseDate } from "../../shared/zoned-time.ts";
+import { isDateOnly, parseDate } from "../../shared/zoned-time.ts";
 
 const DAY_MS = 86_400_000;
-
-const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 
 function dateOnly(value: unknown): string | null {
   if (typeof value !== "string") return null;
   const text = value.trim();
-  return DATE_SHAPE.test(text) && parseDate(text).kind === "date" ? text : null;
+  return isDateOnly(text) && parseDate(text).kind === "date" ? text : null;
 }
 
 function impossibleDate(field: string, value: unknown): string | null {
-  if (typeof value !== "string" || !DATE_SHAPE.test(value.trim())) return null;
+  if (typeof value !== "string" || !isDateOnly(value.trim())) return null;
   if (parseDate(value.trim()).kind === "date") return null;
   return `${field} ${JSON.stringify(value.trim())} is not a real date: check the day of the month`;
 }

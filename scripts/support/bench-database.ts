@@ -17,7 +17,7 @@ import { upsertEvents } from "../../server/db/events.ts";
 import { setKeyTrust } from "../../server/db/key-trust.ts";
 import { LOCAL_MODEL } from "../../server/embeddings/local-provider.ts";
 import { createVectorIndex, prepareVectorStore } from "../../server/db/vector-store.ts";
-import { insertWriterKey } from "../../tests/support/writer-key.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { realisticEvents } from "./realistic-events.ts";
 
 /** A fresh copy of a seeded database, and how to remove it. */

@@ -1,6 +1,6 @@
 /**
  * How fast AI search catches up: events embedded per second by the OpenAI-protocol provider
- * (against the local fake of tests/support/fake-openai.ts, so the figure is this service's own
+ * (against the local fake of dev-support/fake-openai.ts, so the figure is this service's own
  * cost: claiming, requests, storing vectors and the HNSW index) on PGlite, the one database here
  * with pgvector.
  */
@@ -8,8 +8,8 @@ import process from "node:process";
 import { EventBatch } from "../../shared/event-schema.ts";
 import { embeddingText } from "../../server/embeddings/embedding-text.ts";
 import { LocalProvider } from "../../server/embeddings/local-provider.ts";
-import { startFakeOpenAI } from "../../tests/support/fake-openai.ts";
-import { createApiKey, postBatch, startTestServer } from "../../tests/support/test-server.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { realisticEvents } from "./realistic-events.ts";
 import { type FigureLog, type Target } from "./figures.ts";
 
@@ -26,12 +26,7 @@ export async function benchOpenAIDrain(log: FigureLog, o: OpenAIDrainOptions): P
   const section = "Embedding, PGlite";
   const fake = startFakeOpenAI();
   const server = await startTestServer("pglite", {
-    embeddings: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: o.dimensions,
-    },
+    embeddings: fake.embeddingSettings(o.dimensions),
   });
   try {
     const key = await createApiKey(server, { rate_limit_per_minute: 100_000 });

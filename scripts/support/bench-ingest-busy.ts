@@ -12,7 +12,7 @@ import {
   postBatch,
   startTestServer,
   type TestServer,
-} from "../../tests/support/test-server.ts";
+} from "../../dev-support/test-server.ts";
 import { realisticEvents } from "./realistic-events.ts";
 import { fmt, percentile } from "./stats.ts";
 import type { FigureLog, Target } from "./figures.ts";

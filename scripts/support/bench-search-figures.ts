@@ -9,6 +9,7 @@ import process from "node:process";
 import type { DatabaseKind } from "../../server/db/connect.ts";
 import { listEvents } from "../../server/db/event-reads.ts";
 import { type RunningService, startService } from "../../server/serve.ts";
+import { configWith } from "../../server/config.ts";
 import { searchEvents, type SearchMode } from "../../server/search/search-events.ts";
 import { benchDatabase } from "./bench-database.ts";
 import { type FigureLog, type Target } from "./figures.ts";
@@ -54,7 +55,7 @@ export async function benchSearch(log: FigureLog, o: SearchBenchOptions): Promis
   console.log(
     `\n${section} (database ready in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
-  const service = await startService({
+  const service = await startService(configWith({
     port: 0,
     host: "127.0.0.1",
     dataDir: db.dataDir,
@@ -64,7 +65,7 @@ export async function benchSearch(log: FigureLog, o: SearchBenchOptions): Promis
     trustProxy: false,
     logRequests: false,
     embeddingWorker: "external",
-  });
+  }));
   try {
     // On a shared machine the wall clock also counts the neighbours' work; this process's CPU
     // time does not (and on PGlite, where the database runs in this process, it is most of a

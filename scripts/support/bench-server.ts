@@ -1,8 +1,13 @@
-/** The pieces benchmarks of the HTTP server share: seeding events, and the server as deployed. */
+/**
+ * The pieces benchmarks of the HTTP server share: a seeded database, and the server as deployed.
+ */
 import type { Sql } from "postgres";
 import { EventBatch } from "../../shared/event-schema.ts";
 import { upsertEvents } from "../../server/db/events.ts";
-import { insertWriterKey } from "../../tests/support/writer-key.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
+import { openDatabase } from "../../server/db/connect.ts";
+import { migrate } from "../../server/db/migrate.ts";
+import { createTestDatabase } from "../../dev-support/databases.ts";
 import { realisticEvents } from "./realistic-events.ts";
 
 /** Stores `size` realistic events under an untrusted key (no embedding work meanwhile). */
@@ -75,4 +80,54 @@ export async function startServerProcess(
       await child.status;
     },
   };
+}
+
+/** A benchmark's database, seeded and analysed, before the server opens it. */
+export interface BenchDatabase {
+  /** "PostgreSQL" or "PGlite", for the figures' heading. */
+  label: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** How long seeding took. */
+  loadMs: number;
+  /** The id of one stored event, for the single-event requests. */
+  eventId: string;
+  /** Deletes the database. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh database (PostgreSQL when TEST_DATABASE_URL is set, else PGlite in a temporary
+ * directory), migrated, with `size` realistic events and the planner's statistics.
+ */
+export async function seededBenchDatabase(size: number, prefix: string): Promise<BenchDatabase> {
+  const location = Deno.env.get("TEST_DATABASE_URL") ? await createTestDatabase("postgres") : null;
+  const dataDir = location ? "" : await Deno.makeTempDir({ prefix });
+  const drop = async () => {
+    if (location) await location.drop();
+    else await Deno.remove(dataDir, { recursive: true });
+  };
+  try {
+    const db = await openDatabase({ dataDir, databaseUrl: location?.databaseUrl });
+    try {
+      await migrate(db.sql);
+      const loadMs = await seedRealisticEvents(db.sql, size);
+      // PGlite runs no autovacuum: give the planner the statistics a server would have by now.
+      await db.sql`ANALYZE`;
+      const [{ id: eventId }] = await db.sql`SELECT id FROM events ORDER BY id LIMIT 1`;
+      return {
+        label: location ? "PostgreSQL" : "PGlite",
+        dataDir,
+        databaseUrl: location?.databaseUrl,
+        loadMs,
+        eventId,
+        drop,
+      };
+    } finally {
+      await db.close();
+    }
+  } catch (err) {
+    await drop();
+    throw err;
+  }
 }

@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { siteOrigin } from "../request-origin.ts";
+import { bytesToBase64Url } from "../base64url.ts";
 
 export type CookieName = "session" | "csrf";
 
@@ -41,7 +42,5 @@ export function clearCookie(c: Context, name: CookieName): void {
 
 /** A random token of 32 bytes, base64url. */
 export function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
-    .replace(/=+$/, "");
+  return bytesToBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }

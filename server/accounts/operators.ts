@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 
 /** Whether the address is one of OPERATOR_EMAILS. */
 export function isOperatorAddress(config: Config, email: string): boolean {
-  return (config.operatorEmails ?? []).includes(email);
+  return config.operatorEmails.includes(email);
 }
 
 /**

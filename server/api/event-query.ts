@@ -3,19 +3,24 @@ import { z } from "zod";
 import { PLATFORMS } from "../../shared/event-schema.ts";
 import { dateTimeProblemMessage } from "../../shared/event-times.ts";
 import { ATTENDANCE } from "../db/attendance.ts";
-import { type DateTimeProblem, parseDate, parseDateTime } from "../../shared/zoned-time.ts";
+import {
+  type DateTimeProblem,
+  dayBounds,
+  isDateOnly,
+  parseDateTime,
+} from "../../shared/zoned-time.ts";
 import { toValidationDetails } from "../../shared/validation-details.ts";
 import type { EventFilters } from "../db/event-filters.ts";
 import type { ListCursor } from "../db/event-reads.ts";
 import { validationError } from "../errors.ts";
-import { isUuid } from "../uuid.ts";
+import { decodeListCursor, encodeListCursor } from "../events/list-cursor.ts";
 import { nearFilterOf, nearQueryShape, radiusNeedsNear } from "./near-query.ts";
+import { hasNul, nulMessage } from "../../shared/storable-text.ts";
 
 /** An optional free-text parameter. */
 export const text = (field: string) =>
   z.string().trim().min(1, { message: `${field} must not be empty` }).max(500)
-    // PostgreSQL text cannot hold NUL: without this check the query fails with a 500.
-    .refine((s) => !s.includes("\u0000"), { message: `${field} must not contain NUL (%00)` })
+    .refine((s) => !hasNul(s), { message: nulMessage(field) })
     .optional();
 
 const flag = (field: string) =>
@@ -27,11 +32,10 @@ const flag = (field: string) =>
 const instant = (field: string, endOfDay: boolean) =>
   z.string().optional().transform((v, ctx) => {
     if (v === undefined) return undefined;
-    const date = parseDate(v);
-    if (date.kind === "date") {
-      return new Date(endOfDay ? date.epochMs + 86_400_000 - 1 : date.epochMs);
-    }
-    const parsed = date.reason === "calendar"
+    const day = dayBounds(v, "UTC");
+    if (day) return new Date(endOfDay ? day.endMs : day.startMs);
+    // A date that does not exist (February 30) has the form of one.
+    const parsed = isDateOnly(v)
       ? { kind: "invalid" as const, reason: "calendar" as const }
       : parseDateTime(v);
     if (parsed.kind === "instant") return new Date(parsed.epochMs);
@@ -76,20 +80,8 @@ export function pageSize(options: { max: number; fallback: number }) {
 
 const cursor = z.string().optional().transform((v, ctx): ListCursor | undefined => {
   if (v === undefined) return undefined;
-  try {
-    const decoded = JSON.parse(atob(v.replace(/-/g, "+").replace(/_/g, "/")));
-    // A forged cursor must not reach SQL: its values go into ::timestamptz, ::uuid and ::real.
-    if (
-      typeof decoded.starts_at === "string" && typeof decoded.id === "string" &&
-      (decoded.tier === undefined ||
-        (Number.isInteger(decoded.tier) && decoded.tier >= 0 && decoded.tier < 100)) &&
-      parseDateTime(decoded.starts_at).kind === "instant" && isUuid(decoded.id)
-    ) {
-      return { starts_at: decoded.starts_at, id: decoded.id, tier: decoded.tier };
-    }
-  } catch {
-    // Reported below.
-  }
+  const decoded = decodeListCursor(v);
+  if (decoded) return decoded;
   ctx.addIssue({ code: "custom", message: "cursor is not one this API issued: use next_cursor" });
   return z.NEVER;
 });
@@ -136,8 +128,7 @@ export const EventListQuery = z.strictObject(eventQueryShape).superRefine(radius
 
 /** Encodes a cursor for `next_cursor`. */
 export function encodeCursor(c: ListCursor | null): string | null {
-  if (c === null) return null;
-  return btoa(JSON.stringify(c)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return c === null ? null : encodeListCursor(c);
 }
 
 /** Parses query parameters with a schema, turning problems into a 400 naming each parameter. */

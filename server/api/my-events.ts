@@ -7,31 +7,23 @@ import { OwnEventPage } from "../../shared/own-events-schemas.ts";
 import { listOwnEvents, type OwnEventsCursor } from "../db/own-events.ts";
 import { pageSize, text } from "./event-query.ts";
 import { json } from "./responses.ts";
+import { hasNul } from "../../shared/storable-text.ts";
 
-const toBase64Url = (s: string) =>
-  btoa(String.fromCharCode(...new TextEncoder().encode(s)))
-    .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-
-const fromBase64Url = (s: string) =>
-  new TextDecoder("utf-8", { fatal: true }).decode(
-    Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0)),
-  );
+import { decodeJsonToken, encodeJsonToken } from "../base64url.ts";
 
 /** The opaque `next_cursor`: the last pair of the page. */
 function encodeOwnCursor(cursor: OwnEventsCursor | null): string | null {
-  return cursor === null
-    ? null
-    : toBase64Url(JSON.stringify([cursor.platform, cursor.external_id]));
+  return cursor === null ? null : encodeJsonToken([cursor.platform, cursor.external_id]);
 }
 
 const cursor = z.string().optional().transform((v, ctx): OwnEventsCursor | undefined => {
   if (v === undefined) return undefined;
   try {
-    const [platform, externalId] = JSON.parse(fromBase64Url(v));
+    const [platform, externalId] = decodeJsonToken(v) as [string, unknown];
     // A forged cursor must not reach SQL with a value PostgreSQL text cannot hold.
     if (
       (PLATFORMS as readonly string[]).includes(platform) && typeof externalId === "string" &&
-      externalId.length <= 500 && !externalId.includes("\u0000")
+      externalId.length <= 500 && !hasNul(externalId)
     ) {
       return { platform, external_id: externalId };
     }

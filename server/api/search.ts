@@ -7,6 +7,7 @@ import { eventQueryShape, filtersOf } from "./event-query.ts";
 import { radiusNeedsNear } from "./near-query.ts";
 import { SEARCH_MODES, searchEvents } from "../search/search-events.ts";
 import { errorResponse, json } from "./responses.ts";
+import { hasNul, nulMessage } from "../../shared/storable-text.ts";
 
 const { cursor: _cursor, q: _q, ...filterShape } = eventQueryShape;
 
@@ -15,8 +16,7 @@ const SearchQuery = z.strictObject({
   q: z.string({ error: () => "q is required: the words to search for" }).trim()
     .min(1, { message: "q must not be empty" })
     .max(500, { message: "q may be at most 500 characters" })
-    // PostgreSQL text cannot hold NUL: without this check the query fails with a 500.
-    .refine((s) => !s.includes("\u0000"), { message: "q must not contain NUL (%00)" })
+    .refine((s) => !hasNul(s), { message: nulMessage("q") })
     .meta({ description: "What to look for, in plain words." }),
   mode: z.enum(SEARCH_MODES, {
     error: () => `mode must be one of ${SEARCH_MODES.join(", ")}`,

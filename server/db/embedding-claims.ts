@@ -6,12 +6,18 @@
  * that dies leaves claims that expire and are taken again.
  */
 import type { Sql } from "postgres";
-import type { EmbeddableEvent } from "../embeddings/embedding-text.ts";
 import { waitsForVector } from "./ai-search-rule.ts";
 
-/** An event a worker now holds, with what it needs to embed it. */
-export interface ClaimedEvent extends EmbeddableEvent {
+/** An event a worker now holds, with what it needs to embed it (an EmbeddableEvent). */
+export interface ClaimedEvent {
   id: string;
+  title: string;
+  topics: string[];
+  tags: string[];
+  categories: string[];
+  event_type: string | null;
+  city: string | null;
+  description: string | null;
   content_hash: string;
   /** The model and text hash of the event's existing vector, if it has one. */
   vector_model: string | null;

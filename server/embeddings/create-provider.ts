@@ -1,21 +1,8 @@
 /** Chooses and builds the embedding provider from plain settings (parsed by server/config.ts). */
 import { LocalProvider } from "./local-provider.ts";
-import { DEFAULT_OPENAI_MODEL, OpenAIProvider } from "./openai-provider.ts";
+import { OpenAIProvider } from "./openai-provider.ts";
 import type { EmbeddingProvider } from "./provider.ts";
-
-export interface EmbeddingSettings {
-  /** `local` is the offline default; `openai` needs an API key. */
-  provider: "openai" | "local";
-  openaiApiKey?: string;
-  openaiBaseUrl?: string;
-  /** OpenAI model name; ignored by the local provider. */
-  model?: string;
-  dimensions?: number;
-  /** Vector wire format for OpenAI-compatible servers that lack base64. */
-  encodingFormat?: "float" | "base64";
-  /** Scheduling niceness (0-19) of the local model's thread; see LocalProviderOptions. */
-  localNiceness?: number;
-}
+import { DEFAULT_OPENAI_MODEL, type EmbeddingSettings } from "../config.ts";
 
 /** Builds the provider the settings name; fails at start, not at first use, when they are wrong. */
 export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingProvider {

@@ -16,11 +16,10 @@ import {
   type EmbedOptions,
   normalizeVector,
 } from "./provider.ts";
+import { DEFAULT_LOCAL_NICENESS } from "../config.ts";
 
 export const LOCAL_MODEL = "local:use-lite:512";
 const LOCAL_DIMENSIONS = 512;
-/** The lowest priority: the model still gets every idle cycle, and nothing else waits for it. */
-export const DEFAULT_LOCAL_NICENESS = 19;
 
 export interface LocalProviderOptions {
   /**

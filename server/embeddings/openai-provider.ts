@@ -10,8 +10,7 @@ import {
   EmbeddingProviderError,
   normalizeVector,
 } from "./provider.ts";
-
-export const DEFAULT_OPENAI_MODEL = "text-embedding-3-small";
+import { DEFAULT_OPENAI_MODEL } from "../config.ts";
 
 /** Output sizes of OpenAI's models when no `dimensions` is asked for. */
 const NATIVE_DIMENSIONS: Record<string, number> = {

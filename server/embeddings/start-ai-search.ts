@@ -8,7 +8,8 @@
 import { ConfigError } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import { AiSearch, EMBEDDING_WORK_CHANNEL } from "./ai-search.ts";
-import { createEmbeddingProvider, type EmbeddingSettings } from "./create-provider.ts";
+import { createEmbeddingProvider } from "./create-provider.ts";
+import type { EmbeddingSettings } from "../config.ts";
 import type { EmbeddingProvider } from "./provider.ts";
 import { VectorAvailability } from "./vector-availability.ts";
 import { EmbeddingWorker, type EmbeddingWorkerOptions } from "./worker.ts";

@@ -31,7 +31,7 @@ await runUntilSignal(async () => {
   try {
     await migrate(db.sql);
     const ai = await startAiSearch(db, {
-      provider: config.embeddings ?? { provider: "local" },
+      provider: config.embeddings,
       runWorker: true,
       worker: flags,
     });

@@ -59,8 +59,6 @@ export class EmbeddingWorker {
   #backoffMs = 0;
   /** When the current backoff ends (ms since the epoch); 0 when none runs. */
   #backoffEndsAt = 0;
-  /** How long the claims of a failed batch were given back for, by the error that failed it. */
-  readonly #releasedFor = new WeakMap<object, number>();
   #state: WorkerState = { embedded: 0, lastError: null, backoffUntil: null };
 
   constructor(options: EmbeddingWorkerOptions) {
@@ -128,8 +126,15 @@ export class EmbeddingWorker {
    * provider threw.
    */
   async runOnce(): Promise<number | null> {
+    const outcome = await this.#runBatch();
+    if ("error" in outcome) throw outcome.error;
+    return outcome.stored;
+  }
+
+  /** runOnce's work; a failed embedding comes back with how long its claims were given back for. */
+  async #runBatch(): Promise<BatchOutcome> {
     const store = await this.#o.store.status();
-    if (!store.available || !this.#o.roomToWrite()) return null;
+    if (!store.available || !this.#o.roomToWrite()) return { stored: null };
     const { sql, provider, workerId } = this.#o;
     const claimed = await claimEventsToEmbed(sql, {
       worker: workerId,
@@ -137,7 +142,7 @@ export class EmbeddingWorker {
       limit: this.#o.batchSize,
       claimMs: this.#o.claimMs,
     });
-    if (claimed.length === 0) return null;
+    if (claimed.length === 0) return { stored: null };
     const items = await Promise.all(claimed.map((e) => this.#prepare(e)));
     const toEmbed = items.filter((i) => i.text !== null);
     try {
@@ -146,13 +151,12 @@ export class EmbeddingWorker {
     } catch (err) {
       const retryable = !(err instanceof EmbeddingProviderError) || err.retryable;
       const delayMs = retryable ? this.#backoff(err) : 0;
-      if (typeof err === "object" && err !== null) this.#releasedFor.set(err, delayMs);
       await releaseClaims(sql, workerId, claimed.map((e) => e.id), {
         delayMs,
         error: err instanceof Error ? err.message : String(err),
         countAttempt: !retryable,
       }).catch(() => {});
-      throw err;
+      return { error: err, releasedMs: delayMs };
     }
     let saved = 0;
     // Storing a vector updates the HNSW index, which is the costly part of a write; on PGlite
@@ -162,7 +166,7 @@ export class EmbeddingWorker {
       saved += await saveEmbeddings(sql, workerId, provider.model, slice);
     }
     this.#state.embedded += saved;
-    return saved;
+    return { stored: saved };
   }
 
   /** The text to embed, or null when the existing vector was made from the same text. */
@@ -202,16 +206,17 @@ export class EmbeddingWorker {
         continue;
       }
       lane.woken = false;
-      try {
-        const done = await this.runOnce();
+      const outcome = await this.#runBatch().catch((error) => ({ error, releasedMs: 0 }));
+      if (!("error" in outcome)) {
         this.#backoffMs = 0;
         this.#backoffEndsAt = 0;
         this.#state.backoffUntil = null;
-        if (done !== null) {
+        if (outcome.stored !== null) {
           this.#state.lastError = null;
           continue;
         }
-      } catch (err) {
+      } else {
+        const { error: err, releasedMs } = outcome;
         const message = err instanceof Error ? err.message : String(err);
         this.#state.lastError = message;
         this.#o.log(`Embedding worker: ${message}`);
@@ -219,9 +224,8 @@ export class EmbeddingWorker {
         // A non-retryable failure is booked on the events; the others may still go through.
         // At least as long as this batch's claims were given back for (counted by the database
         // from before this sleep starts), or the lane would wake to find them still held.
-        const released = typeof err === "object" && err !== null ? this.#releasedFor.get(err) : 0;
         const wait = retryable
-          ? Math.max(this.#backoff(err), released ?? 0)
+          ? Math.max(this.#backoff(err), releasedMs)
           : this.#o.initialBackoffMs;
         if (!retryable) this.#state.backoffUntil = new Date(Date.now() + wait).toISOString();
         await this.#sleep(lane, wait, false);
@@ -245,6 +249,9 @@ export class EmbeddingWorker {
     });
   }
 }
+
+/** What one batch came to: events stored (null: nothing to do), or the failure of its embedding. */
+type BatchOutcome = { stored: number | null } | { error: unknown; releasedMs: number };
 
 /** One of the worker's concurrent loops, and how to cut its sleep short. */
 interface Lane {

@@ -28,7 +28,7 @@ const MAX_BATCH = 10;
 
 /** The /mcp handler for the Hono app. */
 export function mcpEndpoint(deps: AppDeps): (c: Context<AppEnv>) => Promise<Response> {
-  const allowedOrigins = [...localhostAllowedOrigins(), ...(deps.config.mcpAllowedOrigins ?? [])];
+  const allowedOrigins = [...localhostAllowedOrigins(), ...deps.config.mcpAllowedOrigins];
   const handler = createMcpHandler(
     ({ requestInfo }) => createEventsMcpServer(deps, siteOf(requestInfo, deps.config.trustProxy)),
     {

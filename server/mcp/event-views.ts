@@ -5,14 +5,14 @@
  */
 import { z } from "zod";
 import { StoredEvent } from "../../shared/api-schemas.ts";
-import { zoneOffsetMs } from "../../shared/zoned-time.ts";
+import { displayZone, localIso } from "../events/local-times.ts";
 import { ATTENDANCE, attendanceOf } from "../db/attendance.ts";
 
 const LIMITS = { title: 200, place: 100, description: 280, topics: 5, sourceUrl: 500 };
 
-const localTime = z.string().nullable().describe(
+const localTime = z.string().describe(
   "The same instant as wall-clock time in the event's zone, with its UTC offset " +
-    "(2027-01-14T19:00:00+01:00); null when the event has no zone.",
+    "(2027-01-14T19:00:00+01:00); in UTC (+00:00) when the event has no zone.",
 );
 
 const attendance = z.enum(ATTENDANCE).describe(
@@ -54,7 +54,7 @@ export type CompactEvent = z.infer<typeof CompactEvent>;
 /** The whole event, as get_event answers it. */
 export const FullEvent = StoredEvent.extend({
   starts_at_local: localTime,
-  ends_at_local: localTime,
+  ends_at_local: localTime.nullable(),
   attendance,
   page_url: z.string().describe("The event's page on this service."),
 });
@@ -71,7 +71,7 @@ export function compactEvent(event: StoredEvent, site: Site, score?: number): Co
     id: event.id,
     title: cut(event.title, LIMITS.title),
     starts_at: event.starts_at,
-    starts_at_local: localIso(event.starts_at, event.timezone),
+    starts_at_local: localIso(event.starts_at, displayZone(event.timezone)),
     ends_at: event.ends_at,
     timezone: event.timezone,
     venue: event.venue_name === null ? null : cut(event.venue_name, LIMITS.place),
@@ -93,8 +93,10 @@ export function compactEvent(event: StoredEvent, site: Site, score?: number): Co
 export function fullEvent(event: StoredEvent, site: Site): FullEvent {
   return {
     ...event,
-    starts_at_local: localIso(event.starts_at, event.timezone),
-    ends_at_local: event.ends_at === null ? null : localIso(event.ends_at, event.timezone),
+    starts_at_local: localIso(event.starts_at, displayZone(event.timezone)),
+    ends_at_local: event.ends_at === null
+      ? null
+      : localIso(event.ends_at, displayZone(event.timezone)),
     attendance: attendanceOf(event),
     page_url: pageUrl(site, event.id),
   };
@@ -102,41 +104,6 @@ export function fullEvent(event: StoredEvent, site: Site): FullEvent {
 
 function pageUrl(site: Site, id: string): string {
   return `${site.origin}/events/${id}`;
-}
-
-/** `iso` (UTC) as wall-clock time in `timeZone` with its offset; null without a zone. */
-export function localIso(iso: string, timeZone: string | null): string | null {
-  if (timeZone === null) return null;
-  const epochMs = Date.parse(iso);
-  const offsetMinutes = Math.round(offsetOnDay(timeZone, epochMs) / 60_000);
-  const wall = new Date(epochMs + offsetMinutes * 60_000).toISOString().slice(0, 19);
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const abs = Math.abs(offsetMinutes);
-  const hh = String(Math.floor(abs / 60)).padStart(2, "0");
-  const mm = String(abs % 60).padStart(2, "0");
-  return `${wall}${sign}${hh}:${mm}`;
-}
-
-const DAY_MS = 86_400_000;
-const MAX_CACHED_DAYS = 50_000;
-const dayOffsets = new Map<string, number | null>();
-
-/**
- * zoneOffsetMs, remembered per zone and UTC day: a page of events on scattered dates would
- * otherwise ask Intl for almost every event. A day whose two ends share an offset has that offset
- * throughout (zones change at most once a day); a day with a change is looked up exactly.
- */
-function offsetOnDay(timeZone: string, epochMs: number): number {
-  const day = Math.floor(epochMs / DAY_MS);
-  const key = `${timeZone} ${day}`;
-  let offset = dayOffsets.get(key);
-  if (offset === undefined) {
-    const start = zoneOffsetMs(timeZone, day * DAY_MS);
-    offset = start === zoneOffsetMs(timeZone, (day + 1) * DAY_MS - 1) ? start : null;
-    if (dayOffsets.size >= MAX_CACHED_DAYS) dayOffsets.clear();
-    dayOffsets.set(key, offset);
-  }
-  return offset ?? zoneOffsetMs(timeZone, epochMs);
 }
 
 function priceText(e: StoredEvent): string | null {

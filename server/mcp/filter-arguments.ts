@@ -5,23 +5,24 @@
  */
 import { z } from "zod";
 import {
+  dayBounds,
+  isDateOnly,
   isIanaTimeZone,
   parseDateTime,
-  type WallTime,
   zonedWallTimeToEpochMs,
 } from "../../shared/zoned-time.ts";
 import { ATTENDANCE } from "../db/attendance.ts";
 import type { EventFilters } from "../db/event-filters.ts";
 import { WHEN_PHRASES, whenPeriod } from "../search/when-period.ts";
 import { ToolCallError } from "./tool-results.ts";
+import { hasNul, nulMessage } from "../../shared/storable-text.ts";
 
 /** A trimmed, non-empty string PostgreSQL can hold, with messages naming the argument. */
 export const textArgument = (name: string, max: number) =>
   z.string({ error: () => `${name} must be a string` }).trim()
     .min(1, { error: `${name} must not be empty: leave it out instead` })
     .max(max, { error: `${name} may be at most ${max} characters` })
-    // PostgreSQL text cannot hold NUL.
-    .refine((s) => !s.includes("\u0000"), { error: `${name} must not contain NUL characters` });
+    .refine((s) => !hasNul(s), { error: nulMessage(name) });
 
 const dateArgument = (name: string, example: string) =>
   z.string({ error: () => `${name} must be a string` }).max(64, {
@@ -164,13 +165,15 @@ export function toEventFilters(
 
 /** A date (midnight, or the day's last millisecond for `to`, in the zone) or a date-time. */
 function instant(name: string, text: string, timeZone: string, endOfDay: boolean): Date {
-  const parsed = parseDateTime(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00` : text);
   let epochMs: number | null = null;
-  if (parsed.kind === "instant") epochMs = parsed.epochMs;
-  if (parsed.kind === "local") {
-    // A date, or a wall time without offset, is read in the asker's zone.
-    const wall = endOfDay && text.length === 10 ? nextDay(parsed.wall) : parsed.wall;
-    epochMs = zonedWallTimeToEpochMs(wall, timeZone) - (wall === parsed.wall ? 0 : 1);
+  if (isDateOnly(text)) {
+    const day = dayBounds(text, timeZone);
+    if (day) epochMs = endOfDay ? day.endMs : day.startMs;
+  } else {
+    const parsed = parseDateTime(text);
+    if (parsed.kind === "instant") epochMs = parsed.epochMs;
+    // A wall time without offset is read in the asker's zone, as a date is.
+    if (parsed.kind === "local") epochMs = zonedWallTimeToEpochMs(parsed.wall, timeZone);
   }
   // Years 1-9999, as everywhere else in the API (PostgreSQL's range is wider).
   const year = epochMs === null ? 0 : new Date(epochMs).getUTCFullYear();
@@ -179,10 +182,4 @@ function instant(name: string, text: string, timeZone: string, endOfDay: boolean
     `${name} ${JSON.stringify(text)} is not a date or date-time: use 2027-03-01 or ` +
       "2027-03-01T09:00:00Z (or an offset such as +01:00)",
   );
-}
-
-function nextDay(wall: WallTime): WallTime {
-  const d = new Date(0);
-  d.setUTCFullYear(wall.year, wall.month - 1, wall.day + 1);
-  return { ...wall, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }

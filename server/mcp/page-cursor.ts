@@ -1,10 +1,11 @@
 /**
  * The opaque `cursor` of search_events: where the next page starts. A listing pages by the last
- * event's sort key (stable while events are added); a ranked search by position in the ranking.
+ * event's sort key (stable while events are added), with the listing cursor of every surface; a
+ * ranked search by position in the ranking.
  */
-import { parseDateTime } from "../../shared/zoned-time.ts";
 import type { ListCursor } from "../db/event-reads.ts";
-import { isUuid } from "../uuid.ts";
+import { decodeJsonToken, encodeJsonToken } from "../base64url.ts";
+import { encodeListCursor, listCursorOf } from "../events/list-cursor.ts";
 import { ToolCallError } from "./tool-results.ts";
 
 export type PageCursor =
@@ -13,25 +14,22 @@ export type PageCursor =
 
 /** The cursor as text for `next_cursor`. */
 export function encodePageCursor(cursor: PageCursor): string {
-  const payload = cursor.kind === "listing"
-    ? { s: cursor.after.starts_at, i: cursor.after.id }
-    : { o: cursor.offset };
-  return btoa(JSON.stringify(payload)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return cursor.kind === "listing"
+    ? encodeListCursor(cursor.after)
+    : encodeJsonToken({ o: cursor.offset });
 }
 
 /** Reads a cursor this server issued; anything else is a ToolCallError. */
 export function decodePageCursor(text: string, maxOffset: number): PageCursor {
   try {
-    const payload = JSON.parse(atob(text.replace(/-/g, "+").replace(/_/g, "/")));
-    // A forged cursor must not reach SQL: its values go into ::timestamptz and ::uuid.
+    const payload = decodeJsonToken(text);
+    const after = listCursorOf(payload);
+    if (after) return { kind: "listing", after };
+    const offset = (payload as { o?: unknown } | null)?.o;
     if (
-      typeof payload?.s === "string" && typeof payload.i === "string" && isUuid(payload.i) &&
-      parseDateTime(payload.s).kind === "instant"
+      typeof offset === "number" && Number.isInteger(offset) && offset > 0 && offset <= maxOffset
     ) {
-      return { kind: "listing", after: { starts_at: payload.s, id: payload.i } };
-    }
-    if (Number.isInteger(payload?.o) && payload.o > 0 && payload.o <= maxOffset) {
-      return { kind: "ranked", offset: payload.o };
+      return { kind: "ranked", offset };
     }
   } catch {
     // Reported below.

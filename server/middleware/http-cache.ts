@@ -4,6 +4,7 @@
  * cached; a handler that sets its own Cache-Control (such as no-store) keeps it.
  */
 import type { MiddlewareHandler } from "hono";
+import { bytesToBase64Url } from "../base64url.ts";
 
 /** Options of httpCache. */
 export interface HttpCacheOptions {
@@ -13,8 +14,7 @@ export interface HttpCacheOptions {
 
 async function entityTag(body: ArrayBuffer): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body)).slice(0, 18);
-  const text = btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_");
-  return `"${text}"`;
+  return `"${bytesToBase64Url(digest)}"`;
 }
 
 /** Weak comparison (RFC 9110, 13.1.2): W/ prefixes do not matter for If-None-Match. */

@@ -4,7 +4,7 @@
  * image, offers, organizer).
  */
 import type { StoredEvent } from "../../shared/api-schemas.ts";
-import { displayZone, localIso } from "./event-times.ts";
+import { displayZone, localIso } from "../events/local-times.ts";
 import { httpUrl } from "./safe-url.ts";
 import { type Attendance, attendanceOf } from "../db/attendance.ts";
 

@@ -1,5 +1,5 @@
 /** How the site writes an event's times: in the event's own zone, with its abbreviation. */
-import { zoneOffsetMs } from "../../shared/zoned-time.ts";
+import { displayZone, localIso } from "../events/local-times.ts";
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
@@ -18,11 +18,6 @@ function formatFor(zone: string, withDate: boolean): Intl.DateTimeFormat {
     formats.set(key, format);
   }
   return format;
-}
-
-/** The zone an event's times are shown in: its own, or UTC when it has none. */
-export function displayZone(timezone: string | null): string {
-  return timezone ?? "UTC";
 }
 
 /** "Thu, 14 Jan 2027, 19:00 CET" in the event's zone. */
@@ -49,18 +44,6 @@ export function formatEventSpan(
 /** YYYY-MM-DD of an instant in a zone. */
 export function localDate(iso: string, zone: string): string {
   return localIso(iso, zone).slice(0, 10);
-}
-
-/** ISO 8601 in the event's zone with its offset, as schema.org recommends: 2027-01-14T19:00:00+01:00. */
-export function localIso(iso: string, zone: string): string {
-  const epoch = Date.parse(iso);
-  const offset = zoneOffsetMs(zone, epoch);
-  const wall = new Date(epoch + offset).toISOString().slice(0, 19);
-  const sign = offset < 0 ? "-" : "+";
-  const minutes = Math.round(Math.abs(offset) / 60_000);
-  const hh = String(Math.floor(minutes / 60)).padStart(2, "0");
-  const mm = String(minutes % 60).padStart(2, "0");
-  return `${wall}${sign}${hh}:${mm}`;
 }
 
 const instantFormat = new Intl.DateTimeFormat("en-GB", {

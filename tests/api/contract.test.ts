@@ -4,8 +4,8 @@
  * the document lists must have been provoked, except the few a test cannot cause (named below).
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { ContractChecker } from "./support/openapi-contract.ts";
 import { type Call, type Checked, contractClient, freshClient } from "./support/contract-client.ts";

@@ -4,8 +4,8 @@
  * and the same pair pushed later is a new event. Nobody learns of another contributor's events.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin, eventually, type Json, search } from "../search/support.ts";
 

@@ -3,8 +3,8 @@
  * key gets 401 saying that it expired, when, and how to get a new one.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin } from "../search/support.ts";
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
-import { startTestServer } from "../support/test-server.ts";
+import { startTestServer } from "../../dev-support/test-server.ts";
 
 Deno.test("the OpenAPI document validates as 3.1 and lints clean", async (t) => {
   const server = await startTestServer("pglite");

@@ -3,7 +3,7 @@
  * for record, with the same locations and messages, also for a syntax error at the end.
  */
 import assert from "node:assert/strict";
-import { runCli } from "./support/run-cli.ts";
+import { runCli } from "../../dev-support/run-cli.ts";
 
 const PARALLEL = { EVENTS_PARALLEL_MIN_BYTES: "0", EVENTS_WORKERS: "2" };
 const SEQUENTIAL = { EVENTS_WORKERS: "0" };

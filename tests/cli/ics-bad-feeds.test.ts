@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { CheckedRecord } from "../../cli/readers/read-records.ts";
 import { readText, valid } from "./support/read-file.ts";
-import { runCli } from "./support/run-cli.ts";
+import { runCli } from "../../dev-support/run-cli.ts";
 
 const SOURCE = "https://calendar.example.org/feed";
 const WINDOW = { from: new Date("2024-01-01T00:00:00Z"), horizonDays: 365, sourceUrl: SOURCE };

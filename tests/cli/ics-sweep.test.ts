@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { DATA } from "./support/read-file.ts";
-import { type CliRun, runCli } from "./support/run-cli.ts";
+import { type CliRun, runCli } from "../../dev-support/run-cli.ts";
 
 const FOLDERS = ["ics-icaljs", "ics-node-ical"];
 const WINDOWS = [[], ["--from", "2015-01-01", "--horizon", "7300"]];

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { DATA, readFile, readText, valid } from "./support/read-file.ts";
 import { parseFieldMap } from "../../cli/readers/field-map.ts";
-import { runCli } from "./support/run-cli.ts";
+import { runCli } from "../../dev-support/run-cli.ts";
 
 const OWN = `${DATA}cli/`;
 

@@ -1,7 +1,7 @@
 /** Inputs other than files, and the offline commands, through the built CLI. */
 import assert from "node:assert/strict";
 import { sampleEvent } from "../support/events.ts";
-import { runCli } from "./support/run-cli.ts";
+import { runCli } from "../../dev-support/run-cli.ts";
 
 const DATA = new URL("../fixtures/", import.meta.url).pathname;
 

@@ -3,7 +3,7 @@
  * problems that name their fix, colours only on a terminal and never with NO_COLOR, progress.
  */
 import assert from "node:assert/strict";
-import { ensureBuilt, runCli } from "./support/run-cli.ts";
+import { ensureBuilt, runCli } from "../../dev-support/run-cli.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 // deno-lint-ignore no-control-regex

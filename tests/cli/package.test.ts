@@ -1,7 +1,7 @@
 /** The CLI's own npm package: one version, one file with no dependency to install. */
 import assert from "node:assert/strict";
 import { builtinModules } from "node:module";
-import { BUNDLE, runCli } from "./support/run-cli.ts";
+import { BUNDLE, runCli } from "../../dev-support/run-cli.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

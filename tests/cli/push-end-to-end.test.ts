@@ -3,10 +3,10 @@
  * of it): what a contributor and a CI job see.
  */
 import assert from "node:assert/strict";
-import { createApiKey, startTestServer } from "../support/test-server.ts";
-import { testBackends } from "../support/databases.ts";
+import { createApiKey, startTestServer } from "../../dev-support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
 import { sampleEvent } from "../support/events.ts";
-import { runCli } from "./support/run-cli.ts";
+import { runCli } from "../../dev-support/run-cli.ts";
 import { startFaultProxy } from "./support/fault-proxy.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
 

@@ -4,9 +4,9 @@
  * cancelled ICS events are deleted.
  */
 import assert from "node:assert/strict";
-import { createApiKey, startTestServer, type TestServer } from "../support/test-server.ts";
-import { testBackends } from "../support/databases.ts";
-import { runCli } from "./support/run-cli.ts";
+import { createApiKey, startTestServer, type TestServer } from "../../dev-support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { runCli } from "../../dev-support/run-cli.ts";
 
 const OPTIONS = { sanitizeResources: false, sanitizeOps: false };
 

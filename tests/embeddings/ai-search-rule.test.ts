@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import type { Sql } from "postgres";
-import { openTestDatabase } from "../support/databases.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
-import { insertWriterKey } from "../support/writer-key.ts";
+import { openTestDatabase } from "../../dev-support/databases.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
 import { EventInput } from "../../shared/event-schema.ts";
 import { upsertEvents, type Writer } from "../../server/db/events.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig } from "../../server/config.ts";
 import { createEmbeddingProvider } from "../../server/embeddings/create-provider.ts";
-import { DEFAULT_LOCAL_NICENESS, LocalProvider } from "../../server/embeddings/local-provider.ts";
+import { LocalProvider } from "../../server/embeddings/local-provider.ts";
+import { DEFAULT_LOCAL_NICENESS } from "../../server/config.ts";
 
 /** Niceness of each thread of this process, by thread name (field 19 of /proc/.../stat). */
 function threadNiceness(): { name: string; nice: number; tid: string }[] {
@@ -60,7 +61,8 @@ Deno.test("a niceness outside 0-19 is refused when the provider is made", () => 
 });
 
 Deno.test("EMBEDDINGS_LOCAL_NICENESS is read as a whole number 0-19 and reaches the provider", async () => {
-  assert.equal(loadConfig({}).embeddings?.localNiceness, undefined);
+  // Unset, it is the one default, written in the settings schema.
+  assert.equal(loadConfig({}).embeddings.localNiceness, DEFAULT_LOCAL_NICENESS);
   const config = loadConfig({ EMBEDDINGS_LOCAL_NICENESS: "5" });
   assert.equal(config.embeddings?.localNiceness, 5);
   for (const bad of ["20", "-1", "low", "1.5"]) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { OpenAIProvider } from "../../server/embeddings/openai-provider.ts";
 import { EmbeddingProviderError } from "../../server/embeddings/provider.ts";
-import { fakeVector, startFakeOpenAI } from "../support/fake-openai.ts";
+import { fakeVector, startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 
 function near(actual: number[], expected: ArrayLike<number>) {
   assert.equal(actual.length, expected.length);

@@ -4,8 +4,8 @@
  * every event is embedded exactly once (issue 12).
  */
 import assert from "node:assert/strict";
-import { openTestDatabase } from "../support/databases.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { openTestDatabase } from "../../dev-support/databases.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { seedEvents } from "../search/seed.ts";
 import { startAiSearch } from "../../server/embeddings/start-ai-search.ts";
 import type { AiSearchHealth } from "../../server/embeddings/ai-search.ts";
@@ -20,12 +20,7 @@ Deno.test("[pglite] a provider outage leaves events pending, reports degraded, t
   fake.failNext(2, { status: 429, retryAfter: 1 });
   await seedEvents(db.sql, EVENTS, { trusted: true });
   const ai = await startAiSearch(db, {
-    provider: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: 32,
-    },
+    provider: fake.embeddingSettings(32),
     runWorker: true,
     worker: { batchSize: 5, initialBackoffMs: 100, maxBackoffMs: 400, log: () => {} },
   });

@@ -3,8 +3,8 @@
  * error policy, and the one direct call that wakes the embedding worker.
  */
 import assert from "node:assert/strict";
-import { openTestDatabase, testBackends } from "../support/databases.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { seedEvents } from "../search/seed.ts";
 import { ConfigError } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/connect.ts";
@@ -55,12 +55,7 @@ Deno.test("[pglite] wakeWorker makes the worker in this process embed new work a
   const db = await openTestDatabase("pglite");
   const fake = startFakeOpenAI();
   const ai = await startAiSearch(db, {
-    provider: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: 32,
-    },
+    provider: fake.embeddingSettings(32),
     runWorker: true,
     // Only a wake can bring the worker back within this test.
     worker: { pollIntervalMs: 3_600_000, log: () => {} },

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { openDatabase } from "../../server/db/connect.ts";
-import { createTestDatabase, openTestDatabase } from "../support/databases.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.ts";
+import { createTestDatabase, openTestDatabase } from "../../dev-support/databases.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { OpenAIProvider } from "../../server/embeddings/openai-provider.ts";
 import { VectorAvailability } from "../../server/embeddings/vector-availability.ts";
 import { EmbeddingWorker } from "../../server/embeddings/worker.ts";

@@ -11,10 +11,10 @@ import {
   postBatch,
   startTestServer,
   type TestServer,
-} from "../support/test-server.ts";
+} from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
-import { testBackends } from "../support/databases.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { admin, eventually } from "../search/support.ts";
 import { startNpmScript } from "./support/npm-script.ts";
 import { FormClient, signUp } from "../web/support/form-client.ts";
@@ -73,12 +73,7 @@ async function restoredRows(dataDir: string): Promise<Map<string, string[]>> {
 Deno.test("[pglite] a backup restores every row of every table: events, keys, vectors", async () => {
   const fake = startFakeOpenAI();
   const server = await startTestServer("pglite", {
-    embeddings: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: 16,
-    },
+    embeddings: fake.embeddingSettings(16),
   });
   const dir = await Deno.makeTempDir({ prefix: "events-backup-" });
   try {

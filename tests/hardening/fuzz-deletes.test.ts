@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Sql } from "postgres";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { pathSegment } from "./support/query-arbitraries.ts";
 import { assertDocumentedError, jsonBody } from "./support/error-shape.ts";

@@ -3,8 +3,8 @@
  * answered 500 and must now be refused in the documented shape.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { startTestApp } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestApp } from "../../dev-support/test-server.ts";
 import { assertDocumentedError, jsonBody } from "./support/error-shape.ts";
 
 for (const kind of testBackends()) {

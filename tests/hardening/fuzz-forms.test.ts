@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { testBackends } from "../support/databases.ts";
-import { startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestServer } from "../../dev-support/test-server.ts";
 import { fuzzRuns, fuzzSeed } from "./support/fuzz-runs.ts";
 
 /** The visitor's cookies and form token, as a browser gets them from the form page. */

@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { postRaw } from "../mcp/support.ts";
 import { fuzzRuns, fuzzSeed } from "./support/fuzz-runs.ts";
 
@@ -57,12 +57,7 @@ for (const kind of testBackends()) {
     const fake = startFakeOpenAI();
     const server = await startTestServer(kind, {
       publicRateLimitPerMinute: 10_000_000,
-      embeddings: {
-        provider: "openai",
-        openaiApiKey: fake.apiKey,
-        openaiBaseUrl: fake.baseUrl,
-        dimensions: 16,
-      },
+      embeddings: fake.embeddingSettings(16),
     });
     try {
       const key = await createApiKey(server);

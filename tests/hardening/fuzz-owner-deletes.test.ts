@@ -9,8 +9,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Sql } from "postgres";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestApp, type TestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import {
+  createApiKey,
+  postBatch,
+  startTestApp,
+  type TestServer,
+} from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { pathSegment, queryString } from "./support/query-arbitraries.ts";
 import { assertDocumentedError, jsonBody } from "./support/error-shape.ts";

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Sql } from "postgres";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestApp, type TestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestApp, type TestServer } from "../../dev-support/test-server.ts";
 import { nearMissEvent, validEvent } from "./support/event-arbitraries.ts";
 import { assertDocumentedError, jsonBody } from "./support/error-shape.ts";
 import { fuzzRuns, fuzzSeed } from "./support/fuzz-runs.ts";

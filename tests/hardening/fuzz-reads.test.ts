@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
-import { testFetch } from "../support/in-process-fetch.ts";
+import { testFetch } from "../../dev-support/in-process-fetch.ts";
 import { pathSegment, queryString } from "./support/query-arbitraries.ts";
 import { assertDocumentedError, jsonBody } from "./support/error-shape.ts";
 import { fuzzRuns, fuzzSeed } from "./support/fuzz-runs.ts";

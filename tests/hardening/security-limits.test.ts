@@ -4,8 +4,8 @@
  * sizes name the parameter, and request heads past the HTTP layer's bound never reach the app.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestServer, type TestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestServer, type TestServer } from "../../dev-support/test-server.ts";
 
 /** Sends `head` and `sent` bytes of a body that claims `claimed`, then reads the answer. */
 async function rawRequest(

@@ -6,12 +6,12 @@
  * nothing; embedding by several workers is tested on PGlite in tests/embeddings.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createTestDatabase } from "../support/databases.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createTestDatabase } from "../../dev-support/databases.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { sampleEvent } from "../support/events.ts";
-import { createApiKey, postBatch } from "../support/test-server.ts";
+import { createApiKey, postBatch } from "../../dev-support/test-server.ts";
 import { startServerProcess } from "../ingest/support/server-process.ts";
 import { FormClient, signUp } from "../web/support/form-client.ts";
 import { startWorkerProcess } from "./support/worker-process.ts";

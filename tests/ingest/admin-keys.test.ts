@@ -1,7 +1,7 @@
 /** The operator's key API: create, list, filter by status, revoke; and who may use it. */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestApp } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestApp } from "../../dev-support/test-server.ts";
 import { generateApiKey, isWellFormedApiKey } from "../../shared/api-key-format.ts";
 import { detailsAt, get, post, postEvents } from "./support/http.ts";
 import { freshEvent } from "./support/batches.ts";

@@ -3,8 +3,8 @@
  * (#keys-scopes-and-rate-limits, #errors).
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey } from "../../dev-support/test-server.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
 import { listAll, post, type Reply, send, serverWithKey } from "./support/http.ts";
 import { freshEvent } from "./support/batches.ts";

@@ -3,7 +3,7 @@
  * legal batch still goes through.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
+import { testBackends } from "../../dev-support/databases.ts";
 import { detailsAt, listAll, type Reply, send, serverWithKey } from "./support/http.ts";
 import { freshEvent, REJECTED_PREFIX } from "./support/batches.ts";
 

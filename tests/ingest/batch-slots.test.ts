@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { BatchSlots } from "../../server/events/batch-slots.ts";
-import { testBackends } from "../support/databases.ts";
+import { testBackends } from "../../dev-support/databases.ts";
 import { sampleEvent } from "../support/events.ts";
-import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
-import { testFetch } from "../support/in-process-fetch.ts";
+import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
+import { testFetch } from "../../dev-support/in-process-fetch.ts";
 
 Deno.test("batch slots run at most their size at once, in the order asked", async () => {
   const slots = new BatchSlots(2);

@@ -3,7 +3,7 @@
  * size, and every default. Nothing of a refused batch is ever stored.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
+import { testBackends } from "../../dev-support/databases.ts";
 import { detailsAt, listAll, serverWithKey, validationPaths } from "./support/http.ts";
 import { batches, freshEvent, REJECTED_PREFIX } from "./support/batches.ts";
 

@@ -5,7 +5,7 @@
  * of every item.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
+import { testBackends } from "../../dev-support/databases.ts";
 import { PLATFORMS } from "../../shared/event-schema.ts";
 import { detailsAt, listAll, postEvents, serverWithKey, validationPaths } from "./support/http.ts";
 import { batches, freshEvent, REJECTED_PREFIX } from "./support/batches.ts";

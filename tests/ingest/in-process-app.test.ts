@@ -3,8 +3,8 @@
  * counts public requests by the client address a test gives, as the server counts by socket peer.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestApp, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestApp, startTestServer } from "../../dev-support/test-server.ts";
 import { freshEvent } from "./support/batches.ts";
 
 /** The parts of an answer that must not depend on how it was reached. */

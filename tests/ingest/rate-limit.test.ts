@@ -3,8 +3,8 @@
  * limit, per-key limits, and one shared limit for several server instances on one database.
  */
 import assert from "node:assert/strict";
-import { createTestDatabase, openTestDatabase, testBackends } from "../support/databases.ts";
-import { createApiKey, startTestApp } from "../support/test-server.ts";
+import { createTestDatabase, openTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestApp } from "../../dev-support/test-server.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createApp } from "../../server/app.ts";

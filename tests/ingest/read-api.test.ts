@@ -1,6 +1,6 @@
 /** The public read API: one event by id, filters, full-text search with ranking, pagination. */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
+import { testBackends } from "../../dev-support/databases.ts";
 import { detailsAt, get, listAll, serverWithKey } from "./support/http.ts";
 import { batches, freshEvent } from "./support/batches.ts";
 

@@ -1,7 +1,7 @@
 /** Health, the OpenAPI document, request ids, and unknown routes. */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestServer } from "../../dev-support/test-server.ts";
 import { EVENT_FIELDS } from "../../shared/event-schema.ts";
 import { get, send } from "./support/http.ts";
 

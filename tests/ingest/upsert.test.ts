@@ -3,8 +3,8 @@
  * replacement, and events owned by another contributor.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey } from "../../dev-support/test-server.ts";
 import { serverWithKey } from "./support/http.ts";
 import { batches, freshEvent } from "./support/batches.ts";
 

@@ -4,9 +4,9 @@
  * where AI search is unavailable, search falls back to text and says so.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin, eventually } from "../search/support.ts";
 import { daysFromNow } from "./seed-events.ts";
@@ -23,12 +23,7 @@ const KNITTING = "Quantum knitting symposium with entangled scarves";
 Deno.test("[pglite] semantic search and similar events over MCP never return untrusted events", async (t) => {
   const fake = startFakeOpenAI();
   const server = await startTestServer("pglite", {
-    embeddings: {
-      provider: "openai",
-      openaiApiKey: fake.apiKey,
-      openaiBaseUrl: fake.baseUrl,
-      dimensions: 32,
-    },
+    embeddings: fake.embeddingSettings(32),
   });
   try {
     const trusted = await createApiKey(server, { contributor: "trusted" });

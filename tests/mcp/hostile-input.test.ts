@@ -5,8 +5,8 @@
  * works.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestServer, type TestServer } from "../../dev-support/test-server.ts";
 import { pushShowcase } from "./seed-events.ts";
 import { connectClient, errorMessage, type Json, postRaw } from "./support.ts";
 

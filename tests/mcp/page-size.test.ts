@@ -4,8 +4,8 @@
  * fits; what does not fit comes on the next page, with nothing lost or repeated.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { PAGE_BUDGET_BYTES } from "../../server/mcp/page-budget.ts";
 import { daysFromNow } from "./seed-events.ts";

@@ -1,5 +1,5 @@
 /** Events for the MCP tests, around the current time, pushed through the real API. */
-import { createApiKey, postBatch, type TestServer } from "../support/test-server.ts";
+import { createApiKey, postBatch, type TestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 
 const DAY = 86_400_000;

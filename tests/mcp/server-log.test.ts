@@ -4,7 +4,7 @@
  * request.signal, which the first MCP request once printed).
  */
 import assert from "node:assert/strict";
-import { createTestDatabase, testBackends } from "../support/databases.ts";
+import { createTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
 import { type ProcessOutput, startServerProcess } from "../ingest/support/server-process.ts";
 import { CLIENT_KINDS, connectClient } from "./support.ts";

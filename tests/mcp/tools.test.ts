@@ -4,9 +4,9 @@
  * schema (checked with ajv) and comes as the same JSON in text.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/test-server.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestServer, type TestServer } from "../../dev-support/test-server.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { admin, eventually } from "../search/support.ts";
 import { pushShowcase } from "./seed-events.ts";
 import {
@@ -24,12 +24,7 @@ for (const kind of testBackends()) {
   Deno.test(`[${kind}] both MCP clients use every tool, with good and bad arguments`, async (t) => {
     const fake = startFakeOpenAI();
     const server = await startTestServer(kind, {
-      embeddings: {
-        provider: "openai",
-        openaiApiKey: fake.apiKey,
-        openaiBaseUrl: fake.baseUrl,
-        dimensions: 32,
-      },
+      embeddings: fake.embeddingSettings(32),
     });
     try {
       const key = await pushShowcase(server);
@@ -103,6 +98,10 @@ async function exerciseTools(server: TestServer, client: McpTestClient) {
     "local time is the same instant",
   );
   assert.match(berlin.starts_at_local, /[+-]0[12]:00$/);
+  // An event without a zone is shown in UTC, as on the site (docs/dates.md).
+  const online = upcoming.results[1];
+  assert.equal(online.timezone, null);
+  assert.equal(online.starts_at_local, online.starts_at.replace(/(\.\d+)?Z$/, "+00:00"));
   // Cut at a sentence: whole sentences, within 280 characters.
   assert.match(
     berlin.description,

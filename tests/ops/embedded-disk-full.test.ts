@@ -7,11 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { statfsSync } from "node:fs";
-import type { Config } from "../../server/config.ts";
+import { configWith } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/connect.ts";
 import { startService } from "../../server/serve.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
-import { createTestDatabase } from "../support/databases.ts";
+import { createTestDatabase } from "../../dev-support/databases.ts";
 import { sampleEvent } from "../support/events.ts";
 
 const MiB = 2 ** 20;
@@ -52,7 +52,7 @@ Deno.test({
       const dataDir = `${disk}/data`;
       assert.ok(await run("cp", ["-r", template.dataDir, dataDir]));
       const adminKey = generateApiKey();
-      const config: Config = {
+      const config = configWith({
         port: 0,
         host: "127.0.0.1",
         dataDir,
@@ -63,7 +63,7 @@ Deno.test({
         logRequests: false,
         embeddingWorker: "external",
         dataMinFreeBytes: RESERVE_MIB * MiB,
-      };
+      });
       const service = await startService(config);
       let stopped = false;
       try {

@@ -4,7 +4,7 @@
  * whole, no batch is there in part, and the directory opens cleanly (issue 12).
  */
 import assert from "node:assert/strict";
-import { createTestDatabase } from "../support/databases.ts";
+import { createTestDatabase } from "../../dev-support/databases.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
 import { openDatabase } from "../../server/db/connect.ts";
 import { sampleEvent } from "../support/events.ts";

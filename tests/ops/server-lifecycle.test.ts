@@ -6,11 +6,11 @@
  * plain line naming the setting, and a non-zero exit.
  */
 import assert from "node:assert/strict";
-import { createTestDatabase, testBackends } from "../support/databases.ts";
+import { createTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { openDatabase } from "../../server/db/connect.ts";
 import { generateApiKey } from "../../shared/api-key-format.ts";
 import { sampleEvent } from "../support/events.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { canRunAsPid1, type NpmStart, npmStart, serviceLines } from "./support/npm-start.ts";
 
 /** The 10 s an orchestrator waits after SIGTERM before it kills. */

@@ -4,7 +4,7 @@
  * that disconnects mid-upload leaves nothing behind.
  */
 import assert from "node:assert/strict";
-import { createApiKey, startTestServer } from "../support/test-server.ts";
+import { createApiKey, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 
 const READ_TIMEOUT_MS = 1_000;

@@ -1,7 +1,7 @@
 /** Puts a contributor's key and events straight into a database through the data layer. */
 import type { Sql } from "postgres";
 import { EventInput } from "../../shared/event-schema.ts";
-import { insertWriterKey } from "../support/writer-key.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { upsertEvents } from "../../server/db/events.ts";
 import { setKeyTrust } from "../../server/db/key-trust.ts";
 import { sampleEvent } from "../support/events.ts";

@@ -3,9 +3,9 @@
  * few of many events; here with the OpenAI protocol (a local fake) as the provider.
  */
 import assert from "node:assert/strict";
-import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
+import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { admin, eventually, ids, search } from "./support.ts";
 
 Deno.test("[pglite] semantic search with a strict filter still fills its page from matching events", async () => {

@@ -10,8 +10,8 @@ import { EventInput } from "../../shared/event-schema.ts";
 import { upsertEvents } from "../../server/db/events.ts";
 import { filterConditions } from "../../server/db/event-filters.ts";
 import { soonestMatches } from "../../server/db/soonest-matches.ts";
-import { openTestDatabase, testBackends } from "../support/databases.ts";
-import { insertWriterKey } from "../support/writer-key.ts";
+import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
 
 const EVENTS = 8_000;

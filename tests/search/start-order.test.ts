@@ -13,8 +13,8 @@ import type { EventFilters } from "../../server/db/event-filters.ts";
 import { listEvents } from "../../server/db/event-reads.ts";
 import { countEvents } from "../../server/db/event-counts.ts";
 import { rankByText } from "../../server/search/ranked-events.ts";
-import { openTestDatabase, testBackends } from "../support/databases.ts";
-import { insertWriterKey } from "../support/writer-key.ts";
+import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
 
 const AT = new Date("2031-05-10T12:00:00Z");

@@ -1,5 +1,5 @@
 /** Helpers for search tests: calling the API as an operator and as the public. */
-import type { TestServer } from "../support/test-server.ts";
+import type { TestServer } from "../../dev-support/test-server.ts";
 
 // deno-lint-ignore no-explicit-any
 export type Json = any;

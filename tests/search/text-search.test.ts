@@ -10,11 +10,11 @@ import { upsertEvents } from "../../server/db/events.ts";
 import { type EventFilters, filterConditions } from "../../server/db/event-filters.ts";
 import { listEvents } from "../../server/db/event-reads.ts";
 import { rankByText } from "../../server/search/ranked-events.ts";
-import { openTestDatabase, testBackends } from "../support/databases.ts";
-import { insertWriterKey } from "../support/writer-key.ts";
+import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
 import { get, listAll } from "../ingest/support/http.ts";
-import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
+import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
 
 /** [external_id, title, description, days from now] */
 type Fixture = [string, string, string, number];

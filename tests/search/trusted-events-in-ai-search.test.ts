@@ -4,7 +4,7 @@
  * doing anything; edits re-embed; untrust and revocation take them out at once.
  */
 import assert from "node:assert/strict";
-import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
+import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin, eventually, ids, search } from "./support.ts";
 

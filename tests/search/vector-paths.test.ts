@@ -12,8 +12,8 @@ import { upsertEvents } from "../../server/db/events.ts";
 import { setKeyTrust } from "../../server/db/key-trust.ts";
 import { prepareVectorStore } from "../../server/db/vector-store.ts";
 import { vectorMatches } from "../../server/db/vector-matches.ts";
-import { openTestDatabase } from "../support/databases.ts";
-import { insertWriterKey } from "../support/writer-key.ts";
+import { openTestDatabase } from "../../dev-support/databases.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
 
 const MODEL = "test:vector-paths";

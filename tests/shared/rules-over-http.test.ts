@@ -3,8 +3,8 @@
  * in bodies and in query parameters, is_free following the prices, and plain messages.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 
 // deno-lint-ignore no-explicit-any

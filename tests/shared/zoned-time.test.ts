@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import {
+  dayBounds,
+  isDateOnly,
   isIanaTimeZone,
   isStorableInstant,
   parseDate,
@@ -199,4 +201,22 @@ Deno.test("isStorableInstant holds the years 0001-9999", () => {
   assert.ok(isStorableInstant(Date.parse("9999-12-31T23:59:59.999Z")));
   assert.ok(!isStorableInstant(Date.parse("0001-01-01T00:00:00Z") - 1));
   assert.ok(!isStorableInstant(Date.parse("9999-12-31T23:59:59.999Z") + 1));
+});
+
+Deno.test("a bare date is a day on the asker's clocks, UTC by default (docs/dates.md)", () => {
+  const at = (iso: string) => Date.parse(iso);
+  assert.deepEqual(dayBounds("2027-03-01", "UTC"), {
+    startMs: at("2027-03-01T00:00:00Z"),
+    endMs: at("2027-03-02T00:00:00Z") - 1,
+  });
+  // The day summer time begins in Berlin has 23 hours.
+  assert.deepEqual(dayBounds("2027-03-28", "Europe/Berlin"), {
+    startMs: at("2027-03-27T23:00:00Z"),
+    endMs: at("2027-03-28T22:00:00Z") - 1,
+  });
+  assert.deepEqual(dayBounds("2028-02-28", "UTC")?.endMs, at("2028-02-29T00:00:00Z") - 1);
+  assert.equal(dayBounds("2027-02-30", "UTC"), null);
+  assert.equal(dayBounds("2027-3-1", "UTC"), null);
+  assert.ok(isDateOnly("2027-02-30"), "the form, real or not");
+  assert.ok(!isDateOnly("2027-03-01T00:00:00Z"));
 });

@@ -1,7 +1,7 @@
 /** The operator's review of keys: pending list, first batch, trust with who and when, limits. */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestApp } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin } from "../search/support.ts";
 

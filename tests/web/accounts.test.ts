@@ -3,8 +3,8 @@
  * sign-in that never tells whether an address has an account.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestServer } from "../../dev-support/test-server.ts";
 import { verifyPassword } from "../../server/accounts/password-hash.ts";
 import { FormClient } from "./support/form-client.ts";
 

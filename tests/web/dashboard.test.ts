@@ -4,8 +4,8 @@
  * revoked and expired keys get 401, deleted events leave the site.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { FormClient, signUp } from "./support/form-client.ts";
 

@@ -8,13 +8,13 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { testBackends } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/test-server.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
-import { runCli } from "../cli/support/run-cli.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestServer, type TestServer } from "../../dev-support/test-server.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
+import { runCli } from "../../dev-support/run-cli.ts";
 import { eventually } from "../search/support.ts";
 import { icsEvents } from "./support/documents.ts";
-import { launchBrowser, seriousViolations } from "./support/browser.ts";
+import { launchBrowser, seriousViolations } from "../../dev-support/browser.ts";
 
 const PASSWORD = "correct horse battery staple";
 const KNITTING = {
@@ -92,12 +92,7 @@ for (const kind of testBackends()) {
     const fake = startFakeOpenAI();
     const server = await startTestServer(kind, {
       operatorEmails: ["op@example.org"],
-      embeddings: {
-        provider: "openai",
-        openaiApiKey: fake.apiKey,
-        openaiBaseUrl: fake.baseUrl,
-        dimensions: 32,
-      },
+      embeddings: fake.embeddingSettings(32),
     });
     const browser = await launchBrowser();
     const problems: string[] = [];

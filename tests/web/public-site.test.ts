@@ -3,8 +3,8 @@
  * feeds parse with real parsers, and nothing a contributor writes can run or link anywhere unsafe.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { get, icsEvents, jsonLdOf, linksOf, parseXml } from "./support/documents.ts";
 

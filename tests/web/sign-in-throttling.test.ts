@@ -3,8 +3,8 @@
  * whether or not the address has an account. Over HTTPS the cookies carry the __Host- prefix.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestServer } from "../../dev-support/test-server.ts";
 import { FormClient, signUp } from "./support/form-client.ts";
 
 const PASSWORD = "correct horse battery staple";

@@ -1,7 +1,8 @@
 /** One event in a list: title, when, where, and what kind. */
 import type { FC } from "hono/jsx";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
-import { displayZone, formatEventTime } from "../event-times.ts";
+import { formatEventTime } from "../event-times.ts";
+import { displayZone } from "../../events/local-times.ts";
 import { placeLine } from "../calendar-links.ts";
 import { attendanceText, priceText } from "../event-facts.ts";
 import { attendanceOf } from "../../db/attendance.ts";

@@ -1,6 +1,7 @@
 /** The home page's search box and filters; a plain GET form that works without JavaScript. */
 import type { FC } from "hono/jsx";
 import { datePicks } from "../date-picks.ts";
+import { isDateOnly } from "../../../shared/zoned-time.ts";
 import { withParams } from "../page-query.ts";
 import { ATTENDANCE, type Attendance } from "../../db/attendance.ts";
 
@@ -16,7 +17,7 @@ const FILTER_NAMES = ["city", "country", "from", "to", "attendance", "is_free", 
 
 /** A value fit for a date input: only a plain date is. */
 function dateValue(value: string | undefined): string | undefined {
-  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+  return value && isDateOnly(value) ? value : undefined;
 }
 
 const TextField: FC<{ name: string; label: string; value?: string; hint?: string }> = (

@@ -1,7 +1,10 @@
 /** "Are you sure?": a page with one form, so that confirming works without JavaScript. */
 import type { FC } from "hono/jsx";
-import { CsrfField, Layout } from "../components/layout.tsx";
+import type { Context as HonoContext } from "hono";
+import { CsrfField, Layout, renderDocument } from "../components/layout.tsx";
 import type { PageContext } from "../page-context.ts";
+import type { Viewer } from "../../accounts/viewer.ts";
+import { pageContext } from "../site-context.ts";
 
 export interface ConfirmPageProps {
   page: PageContext;
@@ -26,3 +29,15 @@ export const ConfirmPage: FC<ConfirmPageProps> = (props) => (
     </div>
   </Layout>
 );
+
+/** Answers with the confirmation page for `viewer`: never cached, their form token in it. */
+export function confirmPage(
+  c: HonoContext,
+  viewer: Viewer,
+  props: Omit<ConfirmPageProps, "page" | "csrfToken">,
+): Response {
+  c.header("Cache-Control", "no-store");
+  return c.html(renderDocument(
+    <ConfirmPage page={pageContext(c)} csrfToken={viewer.csrfToken} {...props} />,
+  ));
+}

@@ -14,7 +14,7 @@ import { deleteEvent, deleteEventsOfContributor } from "../../db/event-deletes.t
 import { AppError } from "../../errors.ts";
 import { isUuid } from "../../uuid.ts";
 import { renderDocument } from "../components/layout.tsx";
-import { ConfirmPage, type ConfirmPageProps } from "../pages/confirm-page.tsx";
+import { confirmPage } from "../pages/confirm-page.tsx";
 import { KeyCreatedPage } from "../pages/key-created-page.tsx";
 import type { Viewer } from "../../accounts/viewer.ts";
 import { pageContext } from "../site-context.ts";
@@ -41,22 +41,6 @@ async function ownEvent(c: Context<AppEnv>, viewer: Viewer) {
     : null;
   if (!event) throw new AppError("not_found", "You have no event with that id.");
   return event;
-}
-
-function confirmPage(
-  c: Context<AppEnv>,
-  viewer: Viewer,
-  props: Omit<ConfirmPageProps, "page" | "csrfToken" | "cancelHref">,
-): Response {
-  c.header("Cache-Control", "no-store");
-  return c.html(renderDocument(
-    <ConfirmPage
-      page={pageContext(c)}
-      csrfToken={viewer.csrfToken}
-      cancelHref="/dashboard"
-      {...props}
-    />,
-  ));
 }
 
 /** POST /dashboard/keys: makes a key and shows it, once. */
@@ -95,6 +79,7 @@ export async function revokeKeyConfirmRoute(c: Context<AppEnv>): Promise<Respons
   const viewer = requireViewer(c);
   const key = await ownKey(c, viewer);
   return confirmPage(c, viewer, {
+    cancelHref: "/dashboard",
     title: `Revoke the key “${key.name}”?`,
     message:
       `Anything still using ${key.prefix}… gets 401 from its next request on. This cannot be undone; its events stay listed.`,
@@ -117,6 +102,7 @@ export async function deleteEventConfirmRoute(c: Context<AppEnv>): Promise<Respo
   const viewer = requireViewer(c);
   const event = await ownEvent(c, viewer);
   return confirmPage(c, viewer, {
+    cancelHref: "/dashboard",
     title: `Delete “${event.title}”?`,
     message:
       "It leaves the site, search and feeds at once. Pushing it again later makes a new event.",
@@ -141,6 +127,7 @@ export async function deleteEventRoute(c: Context<AppEnv>): Promise<Response> {
 export function deleteAllConfirmRoute(c: Context<AppEnv>): Response {
   const viewer = requireViewer(c);
   return confirmPage(c, viewer, {
+    cancelHref: "/dashboard",
     title: "Delete all your events?",
     message:
       "Every event your keys pushed leaves the site, search and feeds at once. Your keys stay; pushing again makes new events.",

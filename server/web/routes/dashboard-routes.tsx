@@ -1,4 +1,5 @@
 /** The contributor's dashboard page and the operator confirmation it offers. */
+import { noticesOf } from "../page-notices.ts";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
 import { checkedForm, field } from "../../accounts/csrf.ts";
@@ -44,8 +45,7 @@ export async function renderDashboard(
     keysOfContributor(sql, viewer.contributorId),
     recentEventsOfContributor(sql, viewer.contributorId, RECENT_EVENTS),
   ]);
-  const notices = Object.keys(NOTICES).filter((name) => c.req.query(name) !== undefined)
-    .map((name) => NOTICES[name]);
+  const notices = noticesOf(c, NOTICES);
   c.header("Cache-Control", "no-store");
   return c.html(
     renderDocument(

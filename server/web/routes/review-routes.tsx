@@ -15,7 +15,8 @@ import { AppError } from "../../errors.ts";
 import { isUuid } from "../../uuid.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { ReviewPage } from "../pages/review-page.tsx";
-import { ConfirmPage } from "../pages/confirm-page.tsx";
+import { confirmPage } from "../pages/confirm-page.tsx";
+import { noticesOf } from "../page-notices.ts";
 import type { Viewer } from "../../accounts/viewer.ts";
 import { pageContext } from "../site-context.ts";
 import { requireViewer } from "./dashboard-routes.tsx";
@@ -55,8 +56,7 @@ export async function reviewRoute(c: Context<AppEnv>): Promise<Response> {
     pendingKeys.map(async (key) => ({ key, batch: await firstBatchOf(sql, key.id) })),
   );
   const trusted = await listApiKeys(sql, { status: "trusted" });
-  const notices = Object.keys(NOTICES).filter((n) => c.req.query(n) !== undefined)
-    .map((n) => NOTICES[n]);
+  const notices = noticesOf(c, NOTICES);
   c.header("Cache-Control", "no-store");
   return c.html(renderDocument(
     <ReviewPage
@@ -83,27 +83,12 @@ export function decisionRoute(decision: "trust" | "untrust" | "revoke") {
   };
 }
 
-function confirm(
-  c: Context<AppEnv>,
-  viewer: Viewer,
-  props: { title: string; message: string; action: string; button: string },
-): Response {
-  c.header("Cache-Control", "no-store");
-  return c.html(renderDocument(
-    <ConfirmPage
-      page={pageContext(c)}
-      csrfToken={viewer.csrfToken}
-      cancelHref="/review"
-      {...props}
-    />,
-  ));
-}
-
 /** GET /review/keys/{id}/revoke: asks first. */
 export async function revokeConfirmRoute(c: Context<AppEnv>): Promise<Response> {
   const viewer = requireOperator(c);
   const key = await keyFromPath(c);
-  return confirm(c, viewer, {
+  return confirmPage(c, viewer, {
+    cancelHref: "/review",
     title: `Revoke ${key.prefix}… (${key.contributor})?`,
     message: "The key is refused from its next request on; its events stay listed.",
     action: `/review/keys/${key.id}/revoke`,
@@ -116,7 +101,8 @@ export function deleteEventsConfirmRoute(c: Context<AppEnv>): Response {
   const viewer = requireOperator(c);
   const id = c.req.param("id") ?? "";
   if (!isUuid(id)) throw new AppError("not_found", "No contributor has that id.");
-  return confirm(c, viewer, {
+  return confirmPage(c, viewer, {
+    cancelHref: "/review",
     title: "Delete every event of this contributor?",
     message: "For spam: all their events leave the site, search and feeds at once. Keys stay.",
     action: `/review/contributors/${id}/delete-events`,

@@ -2,7 +2,7 @@
  * Requests for the contract test: each is sent to the test server and its answer checked against
  * the served document before the test sees it.
  */
-import type { TestServer } from "../../support/test-server.ts";
+import type { TestServer } from "../../../dev-support/test-server.ts";
 import type { ContractChecker } from "./openapi-contract.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -1,7 +1,7 @@
 /**
  * HTTP helpers for the ingestion tests: every reply is checked against the documented error
  * shapes, and no request may ever get a 5xx. A base URL may be a listening server's or an
- * in-process app's (tests/support/in-process-fetch.ts).
+ * in-process app's (dev-support/in-process-fetch.ts).
  */
 import assert from "node:assert/strict";
 import type { DatabaseKind } from "../../../server/db/connect.ts";
@@ -10,8 +10,8 @@ import {
   startTestApp,
   startTestServer,
   type TestServer,
-} from "../../support/test-server.ts";
-import { testFetch } from "../../support/in-process-fetch.ts";
+} from "../../../dev-support/test-server.ts";
+import { testFetch } from "../../../dev-support/in-process-fetch.ts";
 
 /** A reply with its parsed JSON body. */
 export interface Reply {

@@ -4,8 +4,8 @@
  * database cloned from a migrated template, so tests never see each other's rows.
  */
 import postgres from "postgres";
-import { type Database, type DatabaseKind, openDatabase } from "../../server/db/connect.ts";
-import { migrate, readMigrations } from "../../server/db/migrate.ts";
+import { type Database, type DatabaseKind, openDatabase } from "../server/db/connect.ts";
+import { migrate, readMigrations } from "../server/db/migrate.ts";
 
 /** Where a fresh test database lives: a PGlite directory or a PostgreSQL URL. */
 export interface DatabaseLocation {
@@ -21,7 +21,7 @@ export function testBackends(): DatabaseKind[] {
   return Deno.env.get("TEST_DATABASE_URL") ? ["pglite", "postgres"] : ["pglite"];
 }
 
-const CACHE_DIR = new URL("../../.cache/", import.meta.url).pathname;
+const CACHE_DIR = new URL("../.cache/", import.meta.url).pathname;
 
 async function migrationsHash(): Promise<string> {
   const text = (await readMigrations()).map((m) => `${m.name}\n${m.sql}`).join("\n");

@@ -1,6 +1,6 @@
 /** Runs the built `events` CLI as a child process, as a user or a CI job would. */
 
-const ROOT = new URL("../../../", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
 export const BUNDLE = `${ROOT}packages/cli/dist/events.mjs`;
 
 /** What a run printed and how it ended. */

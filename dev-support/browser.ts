@@ -5,7 +5,7 @@
 import { type Browser, chromium, type Page } from "playwright-core";
 
 const CHROMIUM = "/usr/bin/chromium";
-const AXE = new URL("../../../node_modules/axe-core/axe.min.js", import.meta.url);
+const AXE = new URL("../node_modules/axe-core/axe.min.js", import.meta.url);
 
 async function exists(path: string): Promise<boolean> {
   try {

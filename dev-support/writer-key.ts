@@ -1,7 +1,7 @@
 /** A key made straight in the database, for seeding data without the HTTP API. */
 import type { Sql } from "postgres";
-import { insertApiKey } from "../../server/db/api-keys.ts";
-import type { Writer } from "../../server/db/events.ts";
+import { insertApiKey } from "../server/db/api-keys.ts";
+import type { Writer } from "../server/db/events.ts";
 
 /** Creates an `events:write` key of `contributor` (made on first use) and returns it as a writer. */
 export async function insertWriterKey(sql: Sql, contributor: string): Promise<Writer> {

@@ -3,10 +3,10 @@
  * in-process (startTestApp), where requests go straight to the app's `fetch` with the same deps
  * and no socket. Both answer `server.fetch(...)` and every helper that takes their `url`.
  */
-import type { DatabaseKind } from "../../server/db/connect.ts";
-import type { Config } from "../../server/config.ts";
-import { generateApiKey } from "../../shared/api-key-format.ts";
-import { openService, type RunningService, startService } from "../../server/serve.ts";
+import type { DatabaseKind } from "../server/db/connect.ts";
+import { type Config, configWith } from "../server/config.ts";
+import { generateApiKey } from "../shared/api-key-format.ts";
+import { openService, type RunningService, startService } from "../server/serve.ts";
 import { createTestDatabase, type DatabaseLocation } from "./databases.ts";
 import { registerInProcessApp, testFetch, type TestRequestInit } from "./in-process-fetch.ts";
 
@@ -27,8 +27,12 @@ export interface TestServer {
 /** Settings a test may change. */
 export type TestServerOptions = Partial<Omit<Config, "port" | "host" | "dataDir" | "databaseUrl">>;
 
-function testConfig(location: DatabaseLocation, adminKey: string, options: TestServerOptions) {
-  return {
+function testConfig(
+  location: DatabaseLocation,
+  adminKey: string,
+  options: TestServerOptions,
+): Config {
+  return configWith({
     port: 0,
     host: "127.0.0.1",
     dataDir: location.dataDir,
@@ -42,7 +46,7 @@ function testConfig(location: DatabaseLocation, adminKey: string, options: TestS
     // for vectors stalls whenever another test keeps the cores busy.
     embeddings: { provider: "local", localNiceness: 0 },
     ...options,
-  } satisfies Config;
+  });
 }
 
 function fetchAt(url: string): TestServer["fetch"] {

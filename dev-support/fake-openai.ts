@@ -5,6 +5,8 @@
  * fail the next requests with 429 (and Retry-After) or 500, as OpenAI does under load.
  */
 
+import type { EmbeddingSettings } from "../server/config.ts";
+
 export interface FakeOpenAIRequest {
   model: string;
   input: string[];
@@ -31,6 +33,8 @@ export interface FakeOpenAI {
   failNext(count: number, failure: FailureOptions): void;
   /** Holds the next `count` requests without answering, as a hung upstream would. */
   stallNext(count: number): void;
+  /** The server's settings for an openai provider that asks this fake for `dimensions`. */
+  embeddingSettings(dimensions: number): EmbeddingSettings;
   close(): Promise<void>;
 }
 
@@ -98,10 +102,17 @@ export function startFakeOpenAI(options: { apiKey?: string } = {}): FakeOpenAI {
       });
     },
   );
+  const baseUrl = `http://127.0.0.1:${server.addr.port}/v1`;
   return {
-    baseUrl: `http://127.0.0.1:${server.addr.port}/v1`,
+    baseUrl,
     apiKey,
     requests,
+    embeddingSettings: (dimensions) => ({
+      provider: "openai",
+      openaiApiKey: apiKey,
+      openaiBaseUrl: baseUrl,
+      dimensions,
+    }),
     failNext(count, failure) {
       for (let i = 0; i < count; i++) failures.push(failure);
     },
