@@ -1,7 +1,7 @@
 /** The three search modes over one set of filters: text, semantic, and a fusion of both. */
 import type { Sql } from "postgres";
 import type { EventFilters } from "../db/event-filters.ts";
-import { type Match, textMatches } from "../db/text-matches.ts";
+import { type Match, type TextMatch, textMatches } from "../db/text-matches.ts";
 import { vectorMatches } from "../db/vector-matches.ts";
 import { rankByText, rankByVector, type RankedEvent, withEvents } from "./ranked-events.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
@@ -83,7 +83,7 @@ export async function searchEvents(
     {
       name: "text",
       items: textRanking,
-      weight: (match) => (match.tier === 0 ? EVERY_WORD_WEIGHT : 1),
+      weight: (match) => ((match as TextMatch).tier === 0 ? EVERY_WORD_WEIGHT : 1),
     },
     { name: "semantic", items: await vectorMatches(sql, vectorQuery, filters, pool) },
   ], (match) => match.id);
