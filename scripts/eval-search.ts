@@ -9,7 +9,8 @@
  *
  * --record adds the run's figures under that label to docs/search-quality.json and rewrites
  * docs/search-quality.md from every recorded run (a run of one corpus replaces that corpus only).
- * --text-only skips the model (text and BM25 only): seconds instead of minutes.
+ * --text-only skips the model (text and BM25 only): seconds instead of minutes. --fusions also
+ * measures the hybrid fusions of FUSION_VARIANTS (printed, not recorded), to choose one.
  */
 import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
@@ -20,6 +21,7 @@ import type { AiSearch } from "../server/embeddings/ai-search.ts";
 import { startAiSearch } from "../server/embeddings/start-ai-search.ts";
 import { EmbeddingWorker } from "../server/embeddings/worker.ts";
 import { searchEvents, type SearchMode } from "../server/search/search-events.ts";
+import type { FusionSettings } from "../server/search/hybrid-fusion.ts";
 import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
 import { refreshTextStats } from "../server/db/text-stats.ts";
@@ -38,11 +40,20 @@ const { values } = parseArgs({
     corpus: { type: "string" },
     record: { type: "string" },
     "text-only": { type: "boolean", default: false },
+    fusions: { type: "boolean", default: false },
   },
 });
 if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes(values.corpus)) {
   throw new Error(`--corpus must be one of ${CORPUS_NAMES.join(", ")}, not ${values.corpus}`);
 }
+/** Fusions --fusions compares with the one search uses. */
+const FUSION_VARIANTS: Record<string, FusionSettings> = {
+  "every3-floor0.25": { everyWord: 3, floor: 0.25, k: 60 },
+  "every2-floor0.3-k20": { everyWord: 2, floor: 0.3, k: 20 },
+  "every4-floor0.3": { everyWord: 4, floor: 0.3, k: 60 },
+  "every1-floor0.3": { everyWord: 1, floor: 0.3, k: 60 },
+  "every2-floor0.4": { everyWord: 2, floor: 0.4, k: 60 },
+};
 const MODES: SearchMode[] = values["text-only"] ? ["text"] : ["text", "semantic", "hybrid"];
 const now = new Date();
 
@@ -86,13 +97,29 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
         record(mode, hits.map((h) => h.event.external_id));
       }
       record("bm25", await bm25.rank(query.q, 10));
+      for (const [name, fusion] of Object.entries(values.fusions ? FUSION_VARIANTS : {})) {
+        const { hits } = await searchEvents(sql, ai, {
+          q: query.q,
+          mode: "hybrid",
+          filters: corpus.filters,
+          limit: 10,
+          fusion,
+        });
+        record(`hybrid:${name}`, hits.map((h) => h.event.external_id));
+      }
       if (values.verbose) {
         console.log(`${query.kind.padEnd(11)} ${line.join(" ").padEnd(52)} ${query.q}`);
       }
     }
     const results: CorpusFigures["results"] = {};
     for (const kind of [...QUERY_KINDS, "all"]) {
-      for (const mode of [...MODES, "bm25"]) {
+      for (
+        const mode of [
+          ...MODES,
+          "bm25",
+          ...Object.keys(FUSION_VARIANTS).map((n) => `hybrid:${n}`),
+        ]
+      ) {
         const all = measured[`${kind}/${mode}`];
         if (all) (results[kind] ??= {})[mode] = { ...meanOf(all), n: all.length };
       }
@@ -115,11 +142,11 @@ function printCorpus(name: string, f: CorpusFigures): void {
     `\n${name}: ${f.events} events, ${f.queries} queries; text answered fewer than ` +
       `10 results for ${f.text_short_pages}`,
   );
-  console.log(`${"kind".padEnd(12)}${"mode".padEnd(10)}P@10    nDCG@10 R@10    n`);
+  console.log(`${"kind".padEnd(12)}${"mode".padEnd(30)}P@10    nDCG@10 R@10    n`);
   for (const [kind, modes] of Object.entries(f.results)) {
     for (const [mode, m] of Object.entries(modes)) {
       console.log(
-        `${kind.padEnd(12)}${mode.padEnd(10)}${m.precision.toFixed(3)}   ${m.ndcg.toFixed(3)}   ` +
+        `${kind.padEnd(12)}${mode.padEnd(30)}${m.precision.toFixed(3)}   ${m.ndcg.toFixed(3)}   ` +
           `${m.recall.toFixed(3)}   ${m.n}`,
       );
     }
