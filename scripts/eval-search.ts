@@ -48,11 +48,10 @@ if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes
 }
 /** Fusions --fusions compares with the one search uses. */
 const FUSION_VARIANTS: Record<string, FusionSettings> = {
-  "every3-floor0.25": { everyWord: 3, floor: 0.25, k: 60 },
-  "every2-floor0.3-k20": { everyWord: 2, floor: 0.3, k: 20 },
-  "every4-floor0.3": { everyWord: 4, floor: 0.3, k: 60 },
-  "every1-floor0.3": { everyWord: 1, floor: 0.3, k: 60 },
-  "every2-floor0.4": { everyWord: 2, floor: 0.4, k: 60 },
+  "every3-partial0.5": { everyWord: 3, partial: 0.5, floor: 0, k: 60 },
+  "every2-partial0.5": { everyWord: 2, partial: 0.5, floor: 0, k: 60 },
+  "every3-partial0.5-floor0.3": { everyWord: 3, partial: 0.5, floor: 0.3, k: 60 },
+  "every3-partial0.3": { everyWord: 3, partial: 0.3, floor: 0, k: 60 },
 };
 const MODES: SearchMode[] = values["text-only"] ? ["text"] : ["text", "semantic", "hybrid"];
 const now = new Date();
@@ -103,9 +102,21 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
           mode: "hybrid",
           filters: corpus.filters,
           limit: 10,
-          fusion,
+          experiment: { fusion },
         });
         record(`hybrid:${name}`, hits.map((h) => h.event.external_id));
+      }
+      if (values.fusions) {
+        for (const mode of ["semantic", "hybrid"] as const) {
+          const { hits } = await searchEvents(sql, ai, {
+            q: query.q,
+            mode,
+            filters: corpus.filters,
+            limit: 10,
+            experiment: { queryText: "about" },
+          });
+          record(`${mode}:about-query`, hits.map((h) => h.event.external_id));
+        }
       }
       if (values.verbose) {
         console.log(`${query.kind.padEnd(11)} ${line.join(" ").padEnd(52)} ${query.q}`);
@@ -118,6 +129,8 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
           ...MODES,
           "bm25",
           ...Object.keys(FUSION_VARIANTS).map((n) => `hybrid:${n}`),
+          "semantic:about-query",
+          "hybrid:about-query",
         ]
       ) {
         const all = measured[`${kind}/${mode}`];

@@ -10,15 +10,17 @@ import { fuseRankings } from "./fuse-rankings.ts";
 
 /** The fusion's settings; HYBRID_FUSION is what search uses. */
 export interface FusionSettings {
-  /** Weight of a text match of every word (other text matches and semantic ones weigh 1). */
+  /** Weight of a text match of every word (semantic matches weigh 1). */
   everyWord: number;
+  /** Weight of a text match of some of the words. */
+  partial: number;
   /** Cosine similarity below which a semantic candidate is left out. */
   floor: number;
   /** The reciprocal rank constant. */
   k: number;
 }
 
-export const HYBRID_FUSION: FusionSettings = { everyWord: 2, floor: 0, k: 60 };
+export const HYBRID_FUSION: FusionSettings = { everyWord: 2, partial: 1, floor: 0, k: 60 };
 
 /** One event of the fused ranking. */
 export interface FusedMatch {
@@ -39,7 +41,7 @@ export function fuseHybrid(
       {
         name: "text",
         items: text,
-        weight: (m) => ((m as TextMatch).tier === 0 ? settings.everyWord : 1),
+        weight: (m) => ((m as TextMatch).tier === 0 ? settings.everyWord : settings.partial),
       },
       { name: "semantic", items: near },
     ],

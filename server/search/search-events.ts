@@ -8,6 +8,7 @@ import type { EventFilters } from "../db/event-filters.ts";
 import { textMatches } from "../db/text-matches.ts";
 import { vectorMatches } from "../db/vector-matches.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
+import { queryEmbeddingText, type QueryTextStyle } from "../embeddings/embedding-text.ts";
 import { AppError } from "../errors.ts";
 import type { AiSearch } from "../embeddings/ai-search.ts";
 import { fuseHybrid, type FusionSettings } from "./hybrid-fusion.ts";
@@ -33,8 +34,8 @@ export interface SearchRequest {
    * results with a notice (the default), "error" throws the 503 the REST API documents.
    */
   semanticUnavailable?: "text" | "error";
-  /** Evaluation only: another fusion than the one search uses. */
-  fusion?: FusionSettings;
+  /** Evaluation only: settings other than the ones search uses. */
+  experiment?: { fusion?: FusionSettings; queryText?: QueryTextStyle };
 }
 
 export interface SearchHit extends RankedEvent {
@@ -62,6 +63,9 @@ export interface SearchResult {
 const HYBRID_POOL_PER_RESULT = 2;
 const HYBRID_MIN_POOL = 40;
 
+/** How queries are worded for the model (server/embeddings/embedding-text.ts). */
+const QUERY_TEXT: QueryTextStyle = "plain";
+
 /** Runs a search; AI search being unavailable gives text results and a notice. */
 export async function searchEvents(
   sql: Sql,
@@ -78,6 +82,7 @@ export async function searchEvents(
     });
   const { limit } = request;
   const notices: string[] = [];
+  const vectorText = queryEmbeddingText(q, request.experiment?.queryText ?? QUERY_TEXT);
   const textOnly = async (why?: string) => {
     if (why) notices.push(`${why} These results are from text search.`);
     return { hits: await rankByText(sql, q, filters, limit), mode: "text" as const };
@@ -90,7 +95,7 @@ export async function searchEvents(
     }
     if (mode === "text") return await textOnly();
     if (mode === "semantic") {
-      const vectorQuery = await vectorQueryOf(ai, q);
+      const vectorQuery = await vectorQueryOf(ai, vectorText);
       if (vectorQuery instanceof AppError) {
         if (request.semanticUnavailable === "error") throw vectorQuery;
         return await textOnly(vectorQuery.message);
@@ -101,7 +106,7 @@ export async function searchEvents(
     // The query is embedded (on the model's thread or by the provider) while text ranks it.
     const [textRanking, vectorQuery] = await Promise.all([
       textMatches(sql, q, filters, pool),
-      vectorQueryOf(ai, q),
+      vectorQueryOf(ai, vectorText),
     ]);
     if (vectorQuery instanceof AppError) {
       notices.push(`${vectorQuery.message} These results are from text search alone.`);
@@ -113,7 +118,7 @@ export async function searchEvents(
     }
     const semantic = await vectorMatches(sql, vectorQuery, filters, pool);
     // Whole events for the page only: the rankings held ids.
-    const fused = fuseHybrid(textRanking, semantic, request.fusion);
+    const fused = fuseHybrid(textRanking, semantic, request.experiment?.fusion);
     return { hits: await withEvents(sql, fused.slice(0, limit)), mode };
   };
   const result = await answer();
