@@ -48,7 +48,7 @@ if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes
 }
 /** Fusions --fusions compares with the one search uses. */
 const FUSION_VARIANTS: Record<string, FusionSettings> = {
-  "every3-partial0.5": { everyWord: 3, partial: 0.5, floor: 0, k: 60 },
+  "every2-partial1 (before)": { everyWord: 2, partial: 1, floor: 0, k: 60 },
   "every2-partial0.5": { everyWord: 2, partial: 0.5, floor: 0, k: 60 },
   "every3-partial0.5-floor0.3": { everyWord: 3, partial: 0.5, floor: 0.3, k: 60 },
   "every3-partial0.3": { everyWord: 3, partial: 0.3, floor: 0, k: 60 },

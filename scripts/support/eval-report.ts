@@ -69,8 +69,12 @@ function render(runs: Run[]): string {
       `|---|---|${withCorpus.map(() => "---").join("|")}|`,
     );
     const kinds = Object.keys(withCorpus.at(-1)!.corpora[corpus].results);
+    // Variants (hybrid:<fusion>, semantic:<query wording>) measured by --fusions, after the modes.
+    const variants = [
+      ...new Set(withCorpus.flatMap((r) => Object.keys(r.corpora[corpus].results.all ?? {}))),
+    ].filter((m) => m.includes(":")).sort();
     for (const kind of kinds) {
-      for (const mode of ["hybrid", "text", "semantic", "bm25"]) {
+      for (const mode of ["hybrid", "text", "semantic", "bm25", ...variants]) {
         const cells = withCorpus.map((r) => {
           const m = r.corpora[corpus].results[kind]?.[mode];
           return m ? `${f(m.precision)} / ${f(m.ndcg)} / ${f(m.recall)}` : "-";

@@ -1,7 +1,7 @@
 /**
  * Which phrases of a query name a city or a country of the stored events (the data's own facets),
- * and which are also a topic label. One statement; each phrase costs a few index pages
- * (events_city_idx, events_country_idx, events_topics_lower_idx of migration 008).
+ * and which are also a topic label. One statement (event_places_named, migration 012); each phrase
+ * costs a few index pages (events_city_idx, events_country_idx, events_topics_lower_idx of 008).
  */
 import type { Sql } from "postgres";
 
@@ -18,10 +18,5 @@ export interface NamedPlace {
 export async function placesNamed(sql: Sql, phrases: string[]): Promise<NamedPlace[]> {
   if (phrases.length === 0) return [];
   return await sql<NamedPlace[]>`
-    SELECT p.phrase,
-      (SELECT e.city FROM events e WHERE lower(e.city) = p.phrase LIMIT 1) AS city,
-      (SELECT e.country FROM events e WHERE lower(e.country) = p.phrase LIMIT 1) AS country,
-      EXISTS (SELECT 1 FROM events e WHERE event_labels_lower(e.topics) @> ARRAY[p.phrase])
-        AS topic
-    FROM unnest(${phrases}::text[]) AS p(phrase)`;
+    SELECT phrase, city, country, topic FROM event_places_named(${phrases}::text[])`;
 }

@@ -20,7 +20,7 @@ export interface FusionSettings {
   k: number;
 }
 
-export const HYBRID_FUSION: FusionSettings = { everyWord: 2, partial: 1, floor: 0, k: 60 };
+export const HYBRID_FUSION: FusionSettings = { everyWord: 3, partial: 0.5, floor: 0, k: 60 };
 
 /** One event of the fused ranking. */
 export interface FusedMatch {
