@@ -1,14 +1,16 @@
 /**
- * Search quality on two sets, each on a throw-away PGlite with the real local model, for text,
- * semantic and hybrid search and per query kind ("literal" queries use the answers' own words,
- * "paraphrased" ones share none with them, so only meaning can find the answers):
+ * Search quality on real, labelled corpora (scripts/support/eval-corpora.ts), each on a throw-away
+ * PGlite with the real local model: text, semantic and hybrid search and a plain BM25 reference
+ * (scripts/support/eval-bm25.ts), per kind of query (literal, paraphrased, place_time), measured
+ * by precision@10, nDCG@10 and recall@10.
  *
- * - tech: 64 events written for this, 27 queries with one right answer each; recall@3 and MRR@10.
- * - conferences: 862 real conferences (tests/fixtures/conference-data/), 52 queries each judged
- *   against a topic file's labels; precision@10 (the share of the first ten results that carry the
- *   topic, out of ten or out of the topic's size when it has fewer conferences).
+ *   deno run -A scripts/eval-search.ts [--corpus conferences|fosdem] [--verbose]
+ *                                      [--record <label>] [--text-only]
  *
- *   deno run -A scripts/eval-search.ts [--verbose] [--set tech|conferences]
+ * --record adds the run's figures under that label to docs/search-quality.json and rewrites
+ * docs/search-quality.md from every recorded run (a run of one corpus replaces that corpus only).
+ * --text-only skips the model (text and BM25 only): seconds instead of minutes. --fusions also
+ * measures the hybrid fusions of FUSION_VARIANTS (printed, not recorded), to choose one.
  */
 import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
@@ -19,80 +21,156 @@ import type { AiSearch } from "../server/embeddings/ai-search.ts";
 import { startAiSearch } from "../server/embeddings/start-ai-search.ts";
 import { EmbeddingWorker } from "../server/embeddings/worker.ts";
 import { searchEvents, type SearchMode } from "../server/search/search-events.ts";
+import type { FusionSettings } from "../server/search/hybrid-fusion.ts";
 import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
+import { refreshTextStats } from "../server/db/text-stats.ts";
 import type { EventRecord } from "../shared/event-schema.ts";
 import { insertWriterKey } from "../dev-support/writer-key.ts";
-import { evalEvents } from "./support/eval-events.ts";
-import { readConferenceData, topicLabel } from "./support/conference-events.ts";
-import { EVAL_QUERIES, type QueryKind } from "./eval-search-data.ts";
-import { CONFERENCE_QUERIES } from "./eval-search-conferences.ts";
+import { CORPUS_NAMES, type CorpusName, readCorpus } from "./support/eval-corpora.ts";
+import { bm25Index } from "./support/eval-bm25.ts";
+import { meanOf, measure, type Measures } from "./support/eval-metrics.ts";
+import { QUERY_KINDS } from "./support/eval-kinds.ts";
+import { type CorpusFigures, recordRun } from "./support/eval-report.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { verbose: { type: "boolean", default: false }, set: { type: "string" } },
+  options: {
+    verbose: { type: "boolean", default: false },
+    corpus: { type: "string" },
+    record: { type: "string" },
+    "text-only": { type: "boolean", default: false },
+    fusions: { type: "boolean", default: false },
+  },
 });
-const MODES: SearchMode[] = ["text", "semantic", "hybrid"];
-const KINDS: (QueryKind | "all")[] = ["literal", "paraphrased", "all"];
-/** Conferences of 2025-2027 are judged whether or not they are over. */
-const EVERY_DATE = { from: new Date("2000-01-01T00:00:00Z") };
+if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes(values.corpus)) {
+  throw new Error(`--corpus must be one of ${CORPUS_NAMES.join(", ")}, not ${values.corpus}`);
+}
+/** Fusions --fusions compares with the one search uses. */
+const FUSION_VARIANTS: Record<string, FusionSettings> = {
+  "every2-partial1 (before)": { everyWord: 2, partial: 1, floor: 0, k: 60 },
+  "every2-partial0.5": { everyWord: 2, partial: 0.5, floor: 0, k: 60 },
+  "every3-partial0.5-floor0.3": { everyWord: 3, partial: 0.5, floor: 0.3, k: 60 },
+  "every3-partial0.3": { everyWord: 3, partial: 0.3, floor: 0, k: 60 },
+};
+const MODES: SearchMode[] = values["text-only"] ? ["text"] : ["text", "semantic", "hybrid"];
+const now = new Date();
 
-if (values.set === undefined || values.set === "tech") {
-  await withSearchDatabase(evalEvents(), async (sql, ai) => {
-    await warnOnSharedWords(sql, EVAL_QUERIES.map(([q, kind, target]) => ({ q, kind, target })));
-    const ranks: Record<string, number[]> = {};
-    for (const [q, kind, target] of EVAL_QUERIES) {
+const figures: Record<string, CorpusFigures> = {};
+for (const name of CORPUS_NAMES) {
+  if (values.corpus !== undefined && values.corpus !== name) continue;
+  figures[name] = await evaluate(name);
+}
+if (values.record) {
+  await recordRun(values.record, figures);
+  console.log(`Recorded as "${values.record}" in docs/search-quality.md`);
+}
+
+async function evaluate(name: CorpusName): Promise<CorpusFigures> {
+  const corpus = await readCorpus(name, now);
+  return await withSearchDatabase(corpus.events, async (sql, ai, embedSeconds) => {
+    await warnOnSharedLabels(
+      sql,
+      corpus.queries.filter((q) => q.kind === "paraphrased")
+        .map((q) => ({ q: q.q, label: corpus.labelWords(q) })),
+    );
+    const bm25 = await bm25Index(sql);
+    const measured: Record<string, Measures[]> = {};
+    let short = 0;
+    for (const query of corpus.queries) {
+      const relevant = corpus.relevant(query);
       const line: string[] = [];
+      const record = (mode: string, ids: string[]) => {
+        const m = measure(ids, relevant);
+        for (const k of [query.kind, "all"]) (measured[`${k}/${mode}`] ??= []).push(m);
+        line.push(`${mode}=${m.precision.toFixed(2)}`);
+      };
       for (const mode of MODES) {
-        const { hits } = await searchEvents(sql, ai, { q, mode, filters: {}, limit: 10 });
-        const rank = hits.findIndex((h) => h.event.external_id === target) + 1;
-        for (const k of [kind, "all"]) (ranks[`${mode}/${k}`] ??= []).push(rank);
-        line.push(`${mode}=${rank || "-"}`);
+        const { hits } = await searchEvents(sql, ai, {
+          q: query.q,
+          mode,
+          filters: corpus.filters,
+          limit: 10,
+        });
+        if (mode === "text" && hits.length < 10) short++;
+        record(mode, hits.map((h) => h.event.external_id));
       }
-      if (values.verbose) console.log(`${kind.padEnd(11)} ${line.join(" ").padEnd(32)} ${q}`);
+      record("bm25", await bm25.rank(query.q, 10));
+      for (const [name, fusion] of Object.entries(values.fusions ? FUSION_VARIANTS : {})) {
+        const { hits } = await searchEvents(sql, ai, {
+          q: query.q,
+          mode: "hybrid",
+          filters: corpus.filters,
+          limit: 10,
+          experiment: { fusion },
+        });
+        record(`hybrid:${name}`, hits.map((h) => h.event.external_id));
+      }
+      if (values.fusions) {
+        for (const mode of ["semantic", "hybrid"] as const) {
+          const { hits } = await searchEvents(sql, ai, {
+            q: query.q,
+            mode,
+            filters: corpus.filters,
+            limit: 10,
+            experiment: { queryText: "about" },
+          });
+          record(`${mode}:about-query`, hits.map((h) => h.event.external_id));
+        }
+      }
+      if (values.verbose) {
+        console.log(`${query.kind.padEnd(11)} ${line.join(" ").padEnd(52)} ${query.q}`);
+      }
     }
-    console.log(`\nTech events: ${header("R@3 / MRR")}`);
-    for (const mode of MODES) {
-      console.log(row(mode, (k) => {
-        const r = ranks[`${mode}/${k}`];
-        return `${fmt(recallAt(r, 3))} / ${fmt(mrr(r))}  (n=${r.length})`;
-      }));
+    const results: CorpusFigures["results"] = {};
+    for (const kind of [...QUERY_KINDS, "all"]) {
+      for (
+        const mode of [
+          ...MODES,
+          "bm25",
+          ...Object.keys(FUSION_VARIANTS).map((n) => `hybrid:${n}`),
+          "semantic:about-query",
+          "hybrid:about-query",
+        ]
+      ) {
+        const all = measured[`${kind}/${mode}`];
+        if (all) (results[kind] ??= {})[mode] = { ...meanOf(all), n: all.length };
+      }
     }
+    const out: CorpusFigures = {
+      source: corpus.source,
+      events: corpus.events.length,
+      queries: corpus.queries.length,
+      text_short_pages: short,
+      embed_seconds: Math.round(embedSeconds),
+      results,
+    };
+    printCorpus(name, out);
+    return out;
   });
 }
 
-if (values.set === undefined || values.set === "conferences") {
-  const data = await readConferenceData();
-  await withSearchDatabase(data.events, async (sql, ai) => {
-    await warnOnSharedLabels(sql);
-    const precision: Record<string, number[]> = {};
-    for (const [q, kind, topic] of CONFERENCE_QUERIES) {
-      const relevant = data.byTopic.get(topic)!;
-      const line: string[] = [];
-      for (const mode of MODES) {
-        const { hits } = await searchEvents(sql, ai, { q, mode, filters: EVERY_DATE, limit: 10 });
-        const right = hits.filter((h) => relevant.has(h.event.external_id)).length;
-        const p = right / Math.min(10, relevant.size);
-        for (const k of [kind, "all"]) (precision[`${mode}/${k}`] ??= []).push(p);
-        line.push(`${mode}=${fmt(p)}`);
-      }
-      if (values.verbose) console.log(`${kind.padEnd(11)} ${line.join(" ").padEnd(44)} ${q}`);
+function printCorpus(name: string, f: CorpusFigures): void {
+  console.log(
+    `\n${name}: ${f.events} events, ${f.queries} queries; text answered fewer than ` +
+      `10 results for ${f.text_short_pages}`,
+  );
+  console.log(`${"kind".padEnd(12)}${"mode".padEnd(30)}P@10    nDCG@10 R@10    n`);
+  for (const [kind, modes] of Object.entries(f.results)) {
+    for (const [mode, m] of Object.entries(modes)) {
+      console.log(
+        `${kind.padEnd(12)}${mode.padEnd(30)}${m.precision.toFixed(3)}   ${m.ndcg.toFixed(3)}   ` +
+          `${m.recall.toFixed(3)}   ${m.n}`,
+      );
     }
-    console.log(`\nConferences: ${header("P@10")}`);
-    for (const mode of MODES) {
-      console.log(row(mode, (k) => {
-        const p = precision[`${mode}/${k}`];
-        return `${fmt(p.reduce((s, x) => s + x, 0) / p.length)}  (n=${p.length})`;
-      }));
-    }
-  });
+  }
 }
 
 /** Stores `events` under a trusted key in a fresh PGlite, embeds them all, then runs `use`. */
-async function withSearchDatabase(
+async function withSearchDatabase<T>(
   events: EventRecord[],
-  use: (sql: Sql, ai: AiSearch) => Promise<void>,
-): Promise<void> {
+  use: (sql: Sql, ai: AiSearch, embedSeconds: number) => Promise<T>,
+): Promise<T> {
   const dataDir = await Deno.makeTempDir({ prefix: "eval-search-" });
   const db = await openDatabase({ dataDir });
   await migrate(db.sql);
@@ -103,6 +181,10 @@ async function withSearchDatabase(
       await upsertEvents(db.sql, writer, events.slice(i, i + 100));
     }
     await setKeyTrust(db.sql, writer.keyId, true, "eval");
+    await db.sql`ANALYZE events`;
+    // What the server's periodic refresh would have done by now.
+    await refreshTextStats(db.sql);
+    if (values["text-only"]) return await use(db.sql, ai, 0);
     const status = await ai.availability.status();
     if (!status.available) throw new Error(`AI search is unavailable: ${status.reason}`);
     const started = performance.now();
@@ -114,9 +196,10 @@ async function withSearchDatabase(
     const embedded = await worker.runUntilIdle();
     const seconds = (performance.now() - started) / 1000;
     console.log(
-      `Embedded ${embedded} events with ${ai.provider.model} in ${seconds.toFixed(0)} s.`,
+      `Embedded ${embedded} events with ${ai.provider.model} in ${seconds.toFixed(0)} s ` +
+        `(load average ${Deno.loadavg()[0].toFixed(1)}).`,
     );
-    await use(db.sql, ai);
+    return await use(db.sql, ai, seconds);
   } finally {
     await ai.stop();
     await db.close();
@@ -124,49 +207,12 @@ async function withSearchDatabase(
   }
 }
 
-function header(measure: string): string {
-  return `${measure}\n${"mode".padEnd(9)}${KINDS.map((k) => k.padEnd(26)).join("")}`;
-}
-
-function row(mode: string, cell: (kind: QueryKind | "all") => string): string {
-  return `${mode.padEnd(9)}${KINDS.map((k) => cell(k).padEnd(26)).join("")}`;
-}
-
-function recallAt(ranks: number[], k: number): number {
-  return ranks.filter((r) => r > 0 && r <= k).length / ranks.length;
-}
-
-function mrr(ranks: number[]): number {
-  return ranks.reduce((s, r) => s + (r > 0 ? 1 / r : 0), 0) / ranks.length;
-}
-
-function fmt(x: number): string {
-  return x.toFixed(3);
-}
-
-/** Says so when a "paraphrased" query shares a (stemmed) word with its target. */
-async function warnOnSharedWords(
-  sql: Sql,
-  queries: { q: string; kind: QueryKind; target: string }[],
-): Promise<void> {
-  for (const { q, kind, target } of queries) {
-    if (kind !== "paraphrased") continue;
+/** Says so when a paraphrased query shares a (stemmed) word with its topic's label. */
+async function warnOnSharedLabels(sql: Sql, queries: { q: string; label: string }[]) {
+  for (const { q, label } of queries) {
     const [row] = await sql<{ shared: boolean }[]>`
-      SELECT e.search_vector @@ replace(plainto_tsquery('english', ${q})::text, '&', '|')::tsquery
-        AS shared
-      FROM events e WHERE e.external_id = ${target}`;
-    if (row.shared) console.log(`warning: paraphrased query shares a word with its target: ${q}`);
-  }
-}
-
-/** Says so when a "paraphrased" conference query shares a (stemmed) word with its topic. */
-async function warnOnSharedLabels(sql: Sql): Promise<void> {
-  for (const [q, kind, topic] of CONFERENCE_QUERIES) {
-    const label = topicLabel(topic);
-    if (kind !== "paraphrased" || label === null) continue;
-    const [row] = await sql<{ shared: boolean }[]>`
-      SELECT to_tsvector('english', ${`${label} ${topic}`})
+      SELECT to_tsvector('english', ${label})
         @@ replace(plainto_tsquery('english', ${q})::text, '&', '|')::tsquery AS shared`;
-    if (row.shared) console.log(`warning: paraphrased query names its topic ${topic}: ${q}`);
+    if (row.shared) console.log(`warning: paraphrased query names its topic (${label}): ${q}`);
   }
 }

@@ -5,6 +5,7 @@ import type { AppDeps, AppEnv } from "./app-env.ts";
 import { openDatabase } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { pruneRateLimitBuckets } from "./db/rate-limit.ts";
+import { refreshTextStatsIfStale } from "./db/text-stats.ts";
 import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
@@ -78,8 +79,15 @@ export async function startService(config: Config): Promise<RunningService> {
       },
     );
     stops.push(() => http.stop(DRAIN_MS));
+    // Text statistics (BM25's document frequencies) at start and then as the events change.
+    const refreshStats = () =>
+      refreshTextStatsIfStale(db.sql).catch((err) =>
+        console.error("Cannot refresh text statistics:", err)
+      );
+    refreshStats();
     const pruner = setInterval(() => {
       pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
+      refreshStats();
     }, PRUNE_EVERY_MS);
     stops.push(() => Promise.resolve(clearInterval(pruner)));
     const { hostname, port } = http.addr;

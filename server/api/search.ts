@@ -24,7 +24,26 @@ const SearchQuery = z.strictObject({
     description: "text: full-text rank; semantic: by meaning, only events in AI search; " +
       "hybrid: both, fused.",
   }),
+  interpret: z.enum(["true", "false"], {
+    error: () => "interpret must be true or false",
+  }).default("true").meta({
+    description: 'true: a place, a way of attending or a time named in q ("rust meetups in ' +
+      'Berlin next month") becomes a filter, reported in `interpreted`, unless that filter is ' +
+      "given explicitly; false: q is searched as written.",
+  }),
 }).superRefine(radiusNeedsNear);
+
+const Interpreted = z.object({
+  city: z.string().optional(),
+  country: z.string().optional(),
+  attendance: z.enum(["online", "in_person"]).optional(),
+  when: z.string().optional().meta({ description: "A period named in q, such as next_month." }),
+  from: z.string().optional().meta({ description: "Start of that period (UTC)." }),
+  to: z.string().optional().meta({ description: "End of that period, inclusive (UTC)." }),
+}).meta({
+  id: "SearchInterpretation",
+  description: "What q was read as besides its subject, applied as filters; empty when nothing.",
+});
 
 const SearchResults = z.object({
   data: z.array(z.object({
@@ -38,6 +57,7 @@ const SearchResults = z.object({
     }),
   })).meta({ description: "Results, best first." }),
   mode: z.enum(SEARCH_MODES),
+  interpreted: Interpreted,
   degraded: z.string().optional().meta({
     description: "Set when hybrid search fell back to text alone, saying why.",
   }),
@@ -66,17 +86,20 @@ export const searchRoute = createRoute({
 
 /** Answers `{data: [{event, score}], mode}`; hybrid results also carry each ranking's place. */
 export const searchHandler: RouteHandler<typeof searchRoute, AppEnv> = async (c) => {
-  const { q, mode, limit, ...rest } = c.req.valid("query");
+  const { q, mode, limit, interpret, ...rest } = c.req.valid("query");
   const deps = c.get("deps");
   const result = await searchEvents(deps.db.sql, deps.ai, {
     q,
     mode,
     limit,
     filters: filtersOf({ ...rest, limit, cursor: undefined }),
+    interpret: interpret === "true",
+    semanticUnavailable: "error",
   });
   return c.json({
     data: result.hits,
     mode,
-    ...(result.degraded ? { degraded: result.degraded } : {}),
+    interpreted: result.interpreted,
+    ...(result.mode === mode ? {} : { degraded: result.notices.join(" ") }),
   }, 200);
 };

@@ -1,17 +1,27 @@
 /**
  * What a text search looks for: the tiers of a query (every word, then most of the words), as
  * defined once in SQL (server/db/migrations/004_text_tiers.sql, 009_text_tiers_present.sql), and
- * the tsquery that scores events within a tier. Searches pass a tier to the server as a plain value,
- * planned with its values, so the planner sees the words it estimates.
+ * the words that score events within a tier with their inverse document frequencies (012). Searches
+ * pass a tier to the server as a plain value, planned with its values, so the planner sees the
+ * words it estimates.
  */
 import type { Sql } from "postgres";
 
-/** The tiers of a query, best first, and the tsquery that scores events within a tier. */
+/** A word of the query that scores events: its tsquery (as text) and BM25 idf. */
+export interface RankWord {
+  word: string;
+  idf: number;
+  /** Not a single letter: only such words may match on their own. */
+  meaningful: boolean;
+}
+
+/** The tiers of a query, best first, and the words that score events within a tier. */
 export interface TextQuery {
   /** Disjoint tsqueries (as text): every word, then most of the words, down to half of them. */
   tiers: string[];
-  /** Any of the words: what ts_rank_cd weighs within a tier. */
-  rank: string;
+  words: RankWord[];
+  /** Events matching any meaningful word but none of the tiers: what fills a short page. */
+  anyWord: string | null;
 }
 
 /**
@@ -19,8 +29,20 @@ export interface TextQuery {
  * when none does or it has no searchable word. Read per search: they change with the data.
  */
 export async function textQueryOf(sql: Sql, query: string): Promise<TextQuery | null> {
-  const [row] = await sql<{ tiers: string[]; rank: string | null }[]>`
+  const [row] = await sql<{ tiers: string[]; words: RankWord[] | null }[]>`
     SELECT event_text_search_tiers(${query})::text[] AS tiers,
-           event_text_rank_query(${query})::text AS rank`;
-  return row.rank === null || row.tiers.length === 0 ? null : { tiers: row.tiers, rank: row.rank };
+      (SELECT json_agg(json_build_object('word', r.word::text, 'idf', r.idf,
+                                         'meaningful', r.meaningful))
+       FROM event_text_rank_words(${query}) AS r) AS words`;
+  if (row.tiers.length === 0 || row.words === null) return null;
+  return { tiers: row.tiers, words: row.words, anyWord: anyWordOf(row.tiers, row.words) };
+}
+
+/** Any meaningful word, none of the tiers; null when that is nothing the tiers leave out. */
+function anyWordOf(tiers: string[], words: RankWord[]): string | null {
+  const meaningful = words.filter((w) => w.meaningful);
+  if (meaningful.length < 2) return null;
+  return `(${meaningful.map((w) => `(${w.word})`).join(" | ")}) & !(${
+    tiers.map((t) => `(${t})`).join(" | ")
+  })`;
 }

@@ -62,3 +62,20 @@ function openingOf(text: string, max: number): string {
   const space = cut.lastIndexOf(" ");
   return space > max * 0.8 ? cut.slice(0, space) : cut;
 }
+
+/** How a query is worded before it is embedded: as typed, or short ones like an event's topics. */
+export type QueryTextStyle = "plain" | "about";
+
+/** Queries of at most this many words are short: names of a subject, not sentences. */
+const SHORT_QUERY_WORDS = 4;
+
+/**
+ * The text embedded for a query. "about" words a short query as events state their topics
+ * ("About rust."), so that a bare name lands near the events tagged with it rather than wherever
+ * a lone word's vector falls.
+ */
+export function queryEmbeddingText(q: string, style: QueryTextStyle): string {
+  const text = collapse(q);
+  if (style === "plain" || text.split(" ").length > SHORT_QUERY_WORDS) return text;
+  return sentence(`About ${text}`);
+}

@@ -7,7 +7,6 @@ import type { AppDeps } from "../app-env.ts";
 import { countEvents } from "../db/event-counts.ts";
 import type { EventFilters } from "../db/event-filters.ts";
 import { listEvents } from "../db/event-reads.ts";
-import { AppError } from "../errors.ts";
 import { SEARCH_MODES, searchEvents, type SearchMode } from "../search/search-events.ts";
 import { CompactEvent, compactEvent, type Site } from "./event-views.ts";
 import { filterArguments, textArgument, toEventFilters } from "./filter-arguments.ts";
@@ -65,6 +64,17 @@ export const SearchEventsOutput = z.object({
   results: z.array(CompactEvent),
   next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   notices: z.array(z.string()).describe("Things the asker may need to know about these results."),
+  interpreted: z.object({
+    city: z.string().optional(),
+    country: z.string().optional(),
+    attendance: z.enum(["online", "in_person"]).optional(),
+    when: z.string().optional(),
+    from: z.string().optional(),
+    to: z.string().optional(),
+  }).optional().describe(
+    "With a query: what its words were read as besides their subject (a place, online or in " +
+      "person, a period), applied as filters; empty when nothing. Explicit arguments win.",
+  ),
 });
 type SearchEventsOutput = z.infer<typeof SearchEventsOutput>;
 type Arguments = z.output<typeof SearchEventsInput>;
@@ -88,7 +98,14 @@ export async function searchEventsTool(
     page = await listing(deps, site, { filters, limit: args.limit, cursor });
   } else {
     const { query, mode, limit } = args;
-    page = await ranked(deps, site, { query, mode, limit, filters, cursor });
+    page = await ranked(deps, site, {
+      query,
+      mode,
+      limit,
+      filters,
+      cursor,
+      timeZone: args.timezone,
+    });
   }
   return { ...page, period, notices: [...notices, ...page.notices ?? []] };
 }
@@ -129,6 +146,7 @@ async function ranked(
   o: {
     query: string;
     mode?: SearchMode;
+    timeZone?: string;
     limit: number;
     filters: Omit<EventFilters, "q">;
     cursor?: PageCursor;
@@ -137,26 +155,15 @@ async function ranked(
   if (o.cursor && o.cursor.kind !== "ranked") throw wrongCursor();
   const offset = o.cursor?.offset ?? 0;
   const end = Math.min(offset + o.limit, RANKED_WINDOW);
-  const notices: string[] = [];
-  const status = await deps.ai.availability.status();
-  let mode: SearchMode = o.mode ?? (status.available ? "hybrid" : "text");
-  if (!status.available && o.mode === undefined) {
-    notices.push(`AI search is unavailable: ${status.reason}. These results are from text search.`);
-  }
-  const request = { q: o.query, mode, filters: o.filters, limit: end + 1 };
-  let result;
-  try {
-    result = await searchEvents(deps.db.sql, deps.ai, request);
-  } catch (err) {
-    if (!(err instanceof AppError && err.code === "service_unavailable")) throw err;
-    notices.push(`${err.message} These results are from text search instead.`);
-    mode = "text";
-    result = await searchEvents(deps.db.sql, deps.ai, { ...request, mode });
-  }
-  if (result.degraded) {
-    notices.push(result.degraded);
-    mode = "text";
-  }
+  const result = await searchEvents(deps.db.sql, deps.ai, {
+    q: o.query,
+    mode: o.mode,
+    filters: o.filters,
+    limit: end + 1,
+    timeZone: o.timeZone,
+  });
+  const { mode, interpreted } = result;
+  const notices = [...result.notices];
   const hits = result.hits.slice(offset, end);
   const results = hits.map((h) => compactEvent(h.event, site, h.score));
   const kept = fitPage(results);
@@ -176,6 +183,7 @@ async function ranked(
     results: results.slice(0, kept),
     next_cursor: more ? encodePageCursor({ kind: "ranked", offset: offset + kept }) : null,
     notices,
+    interpreted,
   };
 }
 

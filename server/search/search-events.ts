@@ -1,22 +1,41 @@
-/** The three search modes over one set of filters: text, semantic, and a fusion of both. */
+/**
+ * The one search every surface runs (GET /api/v1/search, the site, MCP search_events): reads what
+ * the query says besides its subject (server/search/interpret-query.ts), chooses the mode, falls
+ * back to text when AI search is unavailable, and says so in notices rather than throwing.
+ */
 import type { Sql } from "postgres";
 import type { EventFilters } from "../db/event-filters.ts";
-import { type Match, textMatches } from "../db/text-matches.ts";
+import { textMatches } from "../db/text-matches.ts";
 import { vectorMatches } from "../db/vector-matches.ts";
-import { rankByText, rankByVector, type RankedEvent, withEvents } from "./ranked-events.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
+import { queryEmbeddingText, type QueryTextStyle } from "../embeddings/embedding-text.ts";
 import { AppError } from "../errors.ts";
 import type { AiSearch } from "../embeddings/ai-search.ts";
-import { fuseRankings } from "./fuse-rankings.ts";
+import { fuseHybrid, type FusionSettings } from "./hybrid-fusion.ts";
+import { type Interpreted, interpretQuery } from "./interpret-query.ts";
+import { rankByText, rankByVector, type RankedEvent, withEvents } from "./ranked-events.ts";
 
 export const SEARCH_MODES = ["text", "semantic", "hybrid"] as const;
 export type SearchMode = typeof SEARCH_MODES[number];
 
 export interface SearchRequest {
   q: string;
-  mode: SearchMode;
+  /** Default: hybrid when AI search is available, text otherwise. */
+  mode?: SearchMode;
   filters: Omit<EventFilters, "q">;
   limit: number;
+  /** Read places, attendance and times in the words as filters (default true). */
+  interpret?: boolean;
+  /** When "this week" is, and in which zone (default now, UTC). */
+  now?: Date;
+  timeZone?: string;
+  /**
+   * An explicitly asked semantic search where AI search is unavailable: "text" answers text
+   * results with a notice (the default), "error" throws the 503 the REST API documents.
+   */
+  semanticUnavailable?: "text" | "error";
+  /** Evaluation only: settings other than the ones search uses. */
+  experiment?: { fusion?: FusionSettings; queryText?: QueryTextStyle };
 }
 
 export interface SearchHit extends RankedEvent {
@@ -26,8 +45,14 @@ export interface SearchHit extends RankedEvent {
 
 export interface SearchResult {
   hits: SearchHit[];
-  /** Set when hybrid search fell back to text alone, saying why. */
-  degraded?: string;
+  /** The mode that ran. */
+  mode: SearchMode;
+  /** What the words were read as besides their subject (empty when nothing). */
+  interpreted: Interpreted;
+  /** The words searched for: the query without what `interpreted` took from it. */
+  searched: string;
+  /** Things the asker may need to know: a fallback to text and why. */
+  notices: string[];
 }
 
 /**
@@ -38,74 +63,73 @@ export interface SearchResult {
 const HYBRID_POOL_PER_RESULT = 2;
 const HYBRID_MIN_POOL = 40;
 
-/**
- * An event matching every word of the query counts this much more in hybrid fusion than one
- * matching some of them: a literal match is strong evidence, and without the boost a topic with
- * few events (all found by text) loses places to merely similar events.
- */
-const EVERY_WORD_WEIGHT = 2;
+/** How queries are worded for the model (server/embeddings/embedding-text.ts). */
+const QUERY_TEXT: QueryTextStyle = "plain";
 
-/** Runs a search. Semantic search without a usable vector store is a 503 that says why. */
+/** Runs a search; AI search being unavailable gives text results and a notice. */
 export async function searchEvents(
   sql: Sql,
   ai: AiSearch,
   request: SearchRequest,
 ): Promise<SearchResult> {
-  const { q, filters, limit } = request;
-  if (request.mode === "text") {
-    return { hits: await rankByText(sql, q, filters, limit) };
-  }
-  if (request.mode === "semantic") {
-    const vectorQuery = await vectorQueryOrThrow(ai, q);
-    return { hits: await rankByVector(sql, vectorQuery, filters, limit) };
-  }
-  const pool = Math.max(HYBRID_MIN_POOL, limit * HYBRID_POOL_PER_RESULT);
-  // The query is embedded (on the model's thread or by the provider) while text ranks it.
-  const [textRanking, vectorQuery] = await Promise.all([
-    textMatches(sql, q, filters, pool),
-    vectorQueryOrThrow(ai, q).catch((err: unknown) => {
-      if (err instanceof AppError) return err;
-      throw err;
-    }),
-  ]);
-  if (vectorQuery instanceof AppError) {
-    const page = await withEvents(sql, textRanking.slice(0, limit));
-    return {
-      hits: page.map(({ event, score }, i) => ({
-        event,
-        score,
-        ranks: { text: i + 1, semantic: null },
-      })),
-      degraded: `${vectorQuery.message} These results are from text search alone.`,
-    };
-  }
-  const fused = fuseRankings<Match>([
-    {
-      name: "text",
-      items: textRanking,
-      weight: (match) => (match.tier === 0 ? EVERY_WORD_WEIGHT : 1),
-    },
-    { name: "semantic", items: await vectorMatches(sql, vectorQuery, filters, pool) },
-  ], (match) => match.id);
-  // Whole events for the page only: the rankings held ids.
-  const page = await withEvents(
-    sql,
-    fused.slice(0, limit).map((f) => ({ id: f.item.id, score: f.score, ranks: f.ranks })),
-  );
-  return {
-    hits: page.map(({ event, score, ranks }) => ({
-      event,
-      score,
-      ranks: { text: ranks.text, semantic: ranks.semantic },
-    })),
+  const { q, filters, interpreted } = request.interpret === false
+    ? { q: request.q, filters: request.filters, interpreted: {} }
+    : await interpretQuery(sql, {
+      q: request.q,
+      filters: request.filters,
+      now: request.now ?? new Date(),
+      timeZone: request.timeZone,
+    });
+  const { limit } = request;
+  const notices: string[] = [];
+  const vectorText = queryEmbeddingText(q, request.experiment?.queryText ?? QUERY_TEXT);
+  const textOnly = async (why?: string) => {
+    if (why) notices.push(`${why} These results are from text search.`);
+    return { hits: await rankByText(sql, q, filters, limit), mode: "text" as const };
   };
+  const answer = async (): Promise<Pick<SearchResult, "hits" | "mode">> => {
+    const status = await ai.availability.status();
+    const mode = request.mode ?? (status.available ? "hybrid" : "text");
+    if (request.mode === undefined && !status.available) {
+      return await textOnly(`AI search is unavailable: ${status.reason}.`);
+    }
+    if (mode === "text") return await textOnly();
+    if (mode === "semantic") {
+      const vectorQuery = await vectorQueryOf(ai, vectorText);
+      if (vectorQuery instanceof AppError) {
+        if (request.semanticUnavailable === "error") throw vectorQuery;
+        return await textOnly(vectorQuery.message);
+      }
+      return { hits: await rankByVector(sql, vectorQuery, filters, limit), mode };
+    }
+    const pool = Math.max(HYBRID_MIN_POOL, limit * HYBRID_POOL_PER_RESULT);
+    // The query is embedded (on the model's thread or by the provider) while text ranks it.
+    const [textRanking, vectorQuery] = await Promise.all([
+      textMatches(sql, q, filters, pool),
+      vectorQueryOf(ai, vectorText),
+    ]);
+    if (vectorQuery instanceof AppError) {
+      notices.push(`${vectorQuery.message} These results are from text search alone.`);
+      const page = await withEvents(
+        sql,
+        textRanking.slice(0, limit).map(({ id, score }) => ({ id, score })),
+      );
+      return { hits: page, mode: "text" };
+    }
+    const semantic = await vectorMatches(sql, vectorQuery, filters, pool);
+    // Whole events for the page only: the rankings held ids.
+    const fused = fuseHybrid(textRanking, semantic, request.experiment?.fusion);
+    return { hits: await withEvents(sql, fused.slice(0, limit)), mode };
+  };
+  const result = await answer();
+  return { ...result, interpreted, searched: q, notices };
 }
 
-/** The query's vector and the store's settings, or a 503 explaining what is missing. */
-async function vectorQueryOrThrow(ai: AiSearch, q: string) {
+/** The query's vector and the store's settings, or a 503 error explaining what is missing. */
+async function vectorQueryOf(ai: AiSearch, q: string) {
   const status = await ai.availability.status();
   if (!status.available) {
-    throw new AppError("service_unavailable", `AI search is unavailable: ${status.reason}.`);
+    return new AppError("service_unavailable", `AI search is unavailable: ${status.reason}.`);
   }
   try {
     const vector = await ai.embedQuery(q);
@@ -115,7 +139,7 @@ async function vectorQueryOrThrow(ai: AiSearch, q: string) {
     const retryAfterSeconds = err.retryAfterMs === undefined
       ? undefined
       : Math.max(1, Math.ceil(err.retryAfterMs / 1000));
-    throw new AppError(
+    return new AppError(
       "service_unavailable",
       `AI search is unavailable: the embedding provider failed (${err.message}).`,
       { retryAfterSeconds },

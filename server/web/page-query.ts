@@ -14,6 +14,8 @@ const PageQuery = z.object({
   mode: z.enum(SEARCH_MODES, {
     error: () => `mode must be one of ${SEARCH_MODES.join(", ")}`,
   }).optional(),
+  // "off": the words are searched as written, no place, attendance or time read from them.
+  interpret: z.enum(["off"], { error: () => 'interpret can only be "off"' }).optional(),
 });
 
 export type PageQuery = z.output<typeof PageQuery>;
@@ -51,7 +53,7 @@ export function readPageQuery(raw: Record<string, string>): ReadPageQuery {
 
 /** The filters of a page query, as the list and search functions take them. */
 export function pageFilters(query: PageQuery): EventFilters {
-  const { mode: _mode, ...rest } = query;
+  const { mode: _mode, interpret: _interpret, ...rest } = query;
   return filtersOf(rest);
 }
 
@@ -67,6 +69,6 @@ export function withParams(path: string, params: Record<string, string | undefin
 
 /** `params` without paging and mode: what a feed of the same listing takes. */
 export function feedParams(params: Record<string, string>): Record<string, string> {
-  const { cursor: _c, limit: _l, mode: _m, ...filters } = params;
+  const { cursor: _c, limit: _l, mode: _m, interpret: _i, ...filters } = params;
   return filters;
 }

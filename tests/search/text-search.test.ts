@@ -13,6 +13,7 @@ import { rankByText } from "../../server/search/ranked-events.ts";
 import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
+import { refreshTextStats } from "../../server/db/text-stats.ts";
 import { get, listAll } from "../ingest/support/http.ts";
 import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
 
@@ -61,18 +62,35 @@ for (const kind of testBackends()) {
     try {
       await seedCatalogue(db.sql);
 
-      await t.step("three words: all three first, then two of them, never one alone", async () => {
-        const hits = await ranked(db.sql, "machine learning in production");
-        assert.deepEqual(hits.slice(0, 2).sort(), ["ml-prod", "ml-prod-late"]);
-        assert.deepEqual(hits.slice(2).sort(), ["hyphen", "learning-prod", "ml-only"]);
-        assert.ok(!hits.includes("prod-only"), "one word of three is not enough");
-      });
+      await t.step(
+        "three words: all three first, then two of them, then one fills the page",
+        async () => {
+          const hits = await ranked(db.sql, "machine learning in production");
+          assert.deepEqual(hits.slice(0, 2).sort(), ["ml-prod", "ml-prod-late"]);
+          assert.deepEqual(hits.slice(2, 5).sort(), ["hyphen", "learning-prod", "ml-only"]);
+          assert.deepEqual(hits.slice(5), ["prod-only"], "one word of three comes last");
+          const short = await rankByText(db.sql, "machine learning in production", {}, 5);
+          assert.ok(!short.some((h) => h.event.external_id === "prod-only"), "only to fill a page");
+        },
+      );
 
       await t.step(
         "within a tier, a match in the title ranks above one in the description",
         async () => {
           const hits = await ranked(db.sql, "machine learning in production");
           assert.equal(hits[0], "ml-prod");
+        },
+      );
+
+      await t.step(
+        "a rare word counts more than a common one once statistics are read",
+        async () => {
+          // "pagers" is in one description; "machine" in four events, titles among them.
+          assert.notEqual((await ranked(db.sql, "pagers machine"))[0], "prod-only");
+          await refreshTextStats(db.sql);
+          assert.equal((await ranked(db.sql, "pagers machine"))[0], "prod-only");
+          await db.sql`DELETE FROM text_corpus_stats`;
+          await db.sql`DELETE FROM text_term_stats`;
         },
       );
 
@@ -126,7 +144,8 @@ for (const kind of testBackends()) {
         const soon = new Date(Date.now() + 35 * 86_400_000);
         const hits = await ranked(db.sql, "machine learning in production", { to: soon });
         assert.equal(hits[0], "ml-prod");
-        assert.deepEqual(hits.slice(1).sort(), ["learning-prod", "ml-only"]);
+        assert.deepEqual(hits.slice(1, 3).sort(), ["learning-prod", "ml-only"]);
+        assert.deepEqual(hits.slice(3), ["prod-only"]);
       });
 
       await t.step("a q filter keeps the events of every tier", async () => {
@@ -141,12 +160,14 @@ for (const kind of testBackends()) {
         "a word no event contains leaves the others to match, until one does",
         async () => {
           const query = "machine learning zyzzyva";
-          assert.deepEqual((await ranked(db.sql, query)).sort(), [
+          const before = await ranked(db.sql, query);
+          assert.deepEqual(before.slice(0, 4).sort(), [
             "hyphen",
             "ml-only",
             "ml-prod",
             "ml-prod-late",
           ]);
+          assert.deepEqual(before.slice(4), ["learning-prod"], "one word fills the page");
           const writer = await insertWriterKey(db.sql, "zyzzyva");
           await upsertEvents(db.sql, writer, [
             EventInput.parse(sampleEvent(0, {

@@ -18,6 +18,8 @@ export interface HomeResults {
   kind: "search" | "list";
   /** Messages about the query: dropped parameters, AI search falling back to words. */
   notices: string[];
+  /** What the search read from the words as filters, and the search without them. */
+  scope?: { text: string; everywhereHref: string };
 }
 
 export interface HomePageProps {
@@ -130,6 +132,13 @@ export const HomePage: FC<HomePageProps> = (
       <h1>{title}</h1>
       <SearchForm params={params} aiAvailable={aiAvailable} now={now} />
       {results.notices.map((notice) => <p key={notice} class="notice" role="status">{notice}</p>)}
+      {results.scope
+        ? (
+          <p class="notice" role="status">
+            {results.scope.text} · <a href={results.scope.everywhereHref}>search everywhere</a>
+          </p>
+        )
+        : null}
       <div class="results-head">
         <h2>{results.kind === "search" ? "Best matches" : "Soonest first"}</h2>
         <Feeds params={params} origin={origin} />

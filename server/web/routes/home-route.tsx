@@ -3,8 +3,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
 import { encodeCursor } from "../../api/event-query.ts";
 import { listEvents } from "../../db/event-reads.ts";
-import { searchEvents, type SearchMode } from "../../search/search-events.ts";
-import { AppError } from "../../errors.ts";
+import { searchEvents } from "../../search/search-events.ts";
+import type { Interpreted } from "../../search/interpret-query.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { HomePage, type HomeResults } from "../pages/home-page.tsx";
 import { pageFilters, type PageQuery, readPageQuery, withParams } from "../page-query.ts";
@@ -36,21 +36,16 @@ async function searching(
   options: { params: Record<string, string>; aiAvailable: boolean },
 ): Promise<HomeResults> {
   const deps = c.get("deps");
-  const wanted: SearchMode = options.aiAvailable ? (query.mode ?? "hybrid") : "text";
   const limit = Math.min(MAX_SEARCH_RESULTS, Math.max(PAGE_SIZE, query.limit));
   const { q, ...rest } = pageFilters(query);
-  const run = (mode: SearchMode) =>
-    searchEvents(deps.db.sql, deps.ai, { q: q!, mode, filters: rest, limit });
-  const notices: string[] = [];
-  let result;
-  try {
-    result = await run(wanted);
-  } catch (err) {
-    if (!(err instanceof AppError) || err.code !== "service_unavailable") throw err;
-    notices.push(`${err.message} Showing matches of the words instead.`);
-    result = await run("text");
-  }
-  if (result.degraded) notices.push(result.degraded);
+  const result = await searchEvents(deps.db.sql, deps.ai, {
+    q: q!,
+    mode: options.aiAvailable ? query.mode : "text",
+    filters: rest,
+    limit,
+    interpret: query.interpret !== "off",
+  });
+  const notices = [...result.notices];
   const more = result.hits.length === limit && limit < MAX_SEARCH_RESULTS;
   return {
     events: result.hits.map((hit) => hit.event),
@@ -60,6 +55,7 @@ async function searching(
     isLaterPage: false,
     kind: "search",
     notices,
+    scope: scopeOf(result, options.params),
   };
 }
 
@@ -67,7 +63,7 @@ async function searching(
 export async function homeRoute(c: Context<AppEnv>): Promise<Response> {
   const { query, params, problems } = readPageQuery(c.req.query());
   const aiAvailable = (await c.get("deps").ai.availability.status()).available;
-  const results = query.q === undefined
+  const results: HomeResults = query.q === undefined
     ? await listing(c, query, params)
     : await searching(c, { ...query, q: query.q }, { params, aiAvailable });
   results.notices.unshift(...problems.map((p) => `Ignored a filter: ${p}.`));
@@ -81,4 +77,23 @@ export async function homeRoute(c: Context<AppEnv>): Promise<Response> {
       now={new Date()}
     />,
   ));
+}
+
+/** "Showing events in Berlin", and the same search with the words read as written. */
+function scopeOf(
+  { interpreted, searched }: { interpreted: Interpreted; searched: string },
+  params: Record<string, string>,
+): HomeResults["scope"] {
+  const parts = [
+    interpreted.attendance === "online" ? "online" : null,
+    interpreted.attendance === "in_person" ? "in person" : null,
+    interpreted.city ? `in ${interpreted.city}` : null,
+    interpreted.country ? `in ${interpreted.country}` : null,
+    interpreted.when ? interpreted.when.replace("_", " ") : null,
+  ].filter((p) => p !== null);
+  if (parts.length === 0) return undefined;
+  return {
+    text: `Showing events ${parts.join(", ")}`,
+    everywhereHref: withParams("/", { ...params, q: searched, interpret: "off" }),
+  };
 }
