@@ -18,22 +18,26 @@ export async function lockDuplicates(sql: Sql): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID})`;
 }
 
-/** Replaces the detected links touching `ids` with `links`; operators' links stay as they are. */
+/**
+ * Replaces the detected links touching `ids` with `links`; operators' links stay as they are.
+ * Returns how many links it removed.
+ */
 export async function replaceDetectedLinks(
   sql: Sql,
   ids: string[],
   links: { a: string; b: string; score: number }[],
-): Promise<void> {
-  if (ids.length === 0) return;
-  await sql`
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const removed = await sql`
     DELETE FROM event_links
     WHERE kind = 'detected' AND (a = ANY(${ids}::uuid[]) OR b = ANY(${ids}::uuid[]))`;
-  if (links.length === 0) return;
+  if (links.length === 0) return removed.count;
   await sql`
     INSERT INTO event_links (a, b, kind, score)
     SELECT a, b, 'detected', score
     FROM jsonb_to_recordset(${sql.json(links as never)}::jsonb) AS x(a uuid, b uuid, score real)
     ON CONFLICT (a, b) DO NOTHING`;
+  return removed.count;
 }
 
 /** Records an operator's decision on a pair, replacing whatever link the pair had. */

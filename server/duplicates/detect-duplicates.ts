@@ -5,56 +5,20 @@
  * replaces, so they outlast re-pushes.
  */
 import type { Sql } from "postgres";
-import { lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
-import {
-  type CandidateProbe,
-  findCandidates,
-  type MatchKeyRow,
-  matchRowsOf,
-  writeMatchKeys,
-} from "../db/match-keys.ts";
-import { type MatchFacts, matchFactsOf, placeKeyOf } from "./match-facts.ts";
+import { groupMatesOf, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
+import { findCandidates, matchRowsOf, writeMatchKeys } from "../db/match-keys.ts";
+import { matchFactsOf } from "./match-facts.ts";
+import { probeKeys, storedKeys } from "./lookup-keys.ts";
 import { matchListings } from "./matcher.ts";
 import { regroup } from "./regroup.ts";
-
-const HOUR = 3_600_000;
-// Candidates start at most this long after a listing ends...
-const SLACK_AFTER = 60 * HOUR;
-// ...and at most this long before it starts (a long multi-day listing).
-const LONGEST_LISTING = 16 * 24 * HOUR;
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function keysOf(f: MatchFacts): MatchKeyRow {
-  return {
-    event_id: f.id,
-    starts_at: iso(f.start),
-    ends_at: iso(f.end),
-    title_words: f.words,
-    url_key: f.url,
-    place_key: placeKeyOf(f),
-  };
-}
-
-function probeOf(f: MatchFacts): CandidateProbe {
-  return {
-    id: f.id,
-    from: iso(f.start - LONGEST_LISTING),
-    to: iso(f.end + SLACK_AFTER),
-    ends_after: iso(f.start - SLACK_AFTER),
-    words: f.words,
-    url: f.url,
-    place: placeKeyOf(f),
-  };
-}
 
 /** Finds the duplicates of the events `ids` (just written or changed) and regroups them. */
 export async function detectDuplicates(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await lockDuplicates(sql);
   const facts = (await matchRowsOf(sql, ids)).map(matchFactsOf);
-  await writeMatchKeys(sql, facts.map(keysOf));
-  const pairs = await findCandidates(sql, facts.map(probeOf));
+  await writeMatchKeys(sql, facts.map((f) => ({ event_id: f.id, lookup: storedKeys(f) })));
+  const pairs = await findCandidates(sql, facts.map((f) => ({ id: f.id, keys: probeKeys(f) })));
   const known = new Map(facts.map((f) => [f.id, f]));
   const missing = [...new Set(pairs.map((p) => p.candidate))].filter((id) => !known.has(id));
   for (const row of await matchRowsOf(sql, missing)) known.set(row.id, matchFactsOf(row));
@@ -65,6 +29,9 @@ export async function detectDuplicates(sql: Sql, ids: string[]): Promise<void> {
     const verdict = matchListings(known.get(a)!, known.get(b)!);
     if (verdict.same) links.set(`${a} ${b}`, { a, b, score: verdict.score });
   }
-  await replaceDetectedLinks(sql, ids, [...links.values()]);
-  await regroup(sql, ids);
+  const removed = await replaceDetectedLinks(sql, ids, [...links.values()]);
+  // Most writes touch no group: nothing linked before, nothing now.
+  if (removed > 0 || links.size > 0 || (await groupMatesOf(sql, ids)).length > 0) {
+    await regroup(sql, ids);
+  }
 }

@@ -57,8 +57,3 @@ export function matchFactsOf(e: MatchSource): MatchFacts {
     site: ownSiteKey(e.source_url),
   };
 }
-
-/** The key candidates are looked up by: the city, or "online". */
-export function placeKeyOf(f: MatchFacts): string | null {
-  return f.online ? "online" : f.city;
-}

@@ -72,7 +72,8 @@ export function compactTitle(title: string): string {
 // "PyCon2025" is "PyCon 2025". Words run together otherwise ("DevOpsDays", "DevOps Days") are
 // compared by compactTitle, not split here: lists capitalise them differently.
 function splitJoined(title: string): string {
-  return title.replace(/([A-Za-z])((19|20)\d\d)\b/g, "$1 $2");
+  // "#42" numbers a meetup in its series: it names the event, unlike a year or an edition.
+  return title.replace(/([A-Za-z])((19|20)\d\d)\b/g, "$1 $2").replace(/#\s*(\d+)/g, " n$1 ");
 }
 
 /**
