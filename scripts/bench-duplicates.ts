@@ -53,7 +53,7 @@ async function store(sql: Sql, writer: Writer, events: EventRecord[], detect: bo
   await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
     const outcome = await upsertEvents(tx, writer, events);
-    if (detect) await detectDuplicates(tx, outcome.changedIds);
+    if (detect) await detectDuplicates(tx, outcome.changed);
   });
 }
 

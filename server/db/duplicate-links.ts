@@ -19,16 +19,15 @@ export async function lockDuplicates(sql: Sql): Promise<void> {
 }
 
 /**
- * Replaces the detected links touching `ids` with `links`; operators' links stay as they are.
- * Returns how many links it removed.
+ * Replaces the detected links touching the events `replacing` with `links`; operators' links
+ * stay as they are. Returns how many links it removed.
  */
 export async function replaceDetectedLinks(
   sql: Sql,
-  ids: string[],
-  links: { a: string; b: string; score: number }[],
+  o: { replacing: string[]; links: { a: string; b: string; score: number }[] },
 ): Promise<number> {
-  if (ids.length === 0) return 0;
-  const removed = await sql`
+  const { replacing: ids, links } = o;
+  const removed = ids.length === 0 ? { count: 0 } : await sql`
     DELETE FROM event_links
     WHERE kind = 'detected' AND (a = ANY(${ids}::uuid[]) OR b = ANY(${ids}::uuid[]))`;
   if (links.length === 0) return removed.count;

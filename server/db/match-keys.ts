@@ -16,50 +16,56 @@ export interface MatchRow {
   is_hybrid: boolean | null;
 }
 
-/** The events with these ids, as detection reads them. */
-export async function matchRowsOf(sql: Sql, ids: string[]): Promise<MatchRow[]> {
-  if (ids.length === 0) return [];
-  return await sql<MatchRow[]>`
-    SELECT id, title, source_url, starts_at, ends_at, city, country, latitude, longitude,
-           is_virtual, is_hybrid
-    FROM events WHERE id = ANY(${ids}::uuid[])`;
-}
-
-/** Stores (or replaces) the lookup keys of events. */
-export async function writeMatchKeys(
+/** Stores the lookup keys of events, first removing those of the events in `replacing`. */
+export async function writeLookupKeys(
   sql: Sql,
-  rows: { event_id: string; lookup: string[] }[],
+  o: { replacing: string[]; rows: { event_id: string; keys: number[] }[] },
 ): Promise<void> {
-  if (rows.length === 0) return;
+  const { replacing, rows } = o;
+  if (replacing.length > 0) {
+    await sql`DELETE FROM event_lookup_keys WHERE event_id = ANY(${replacing}::uuid[])`;
+  }
+  const ids = rows.flatMap((r) => r.keys.map(() => r.event_id));
+  const hashes = rows.flatMap((r) => r.keys.map(String));
+  if (ids.length === 0) return;
   await sql`
-    INSERT INTO event_match_keys (event_id, lookup)
-    SELECT event_id, lookup
-    FROM jsonb_to_recordset(${sql.json(rows as never)}::jsonb) AS x(event_id uuid, lookup text[])
-    ON CONFLICT (event_id) DO UPDATE SET lookup = EXCLUDED.lookup`;
+    INSERT INTO event_lookup_keys (hash, event_id)
+    SELECT * FROM unnest(${hashes}::bigint[], ${ids}::uuid[])
+    ON CONFLICT DO NOTHING`;
 }
 
-// A probe finding more is a title of common words on a busy day: the best matches are among
-// any of them, and the matcher decides.
+// A listing finding more is a title of common words in a busy week: the matcher decides among
+// the first ones.
 const CANDIDATES_PER_PROBE = 50;
 
 /**
  * Pairs (probe, candidate) of events that might be the same: sharing a lookup key
- * (server/duplicates/lookup-keys.ts), listed by another contributor or on another platform.
+ * (server/duplicates/lookup-keys.ts), listed by another contributor or on another platform. One
+ * join on the keys' primary key for all the probes.
  */
 export async function findCandidates(
   sql: Sql,
-  probes: { id: string; keys: string[] }[],
-): Promise<{ probe: string; candidate: string }[]> {
-  if (probes.length === 0) return [];
-  return await sql<{ probe: string; candidate: string }[]>`
-    SELECT p.id AS probe, c.event_id AS candidate
-    FROM jsonb_to_recordset(${sql.json(probes as never)}::jsonb) AS p(id uuid, keys text[])
-    JOIN events pe ON pe.id = p.id
-    CROSS JOIN LATERAL (
-      SELECT k.event_id FROM event_match_keys k
-      WHERE k.lookup && p.keys AND k.event_id <> p.id
-      LIMIT ${CANDIDATES_PER_PROBE}
-    ) c
-    JOIN events ce ON ce.id = c.event_id
-    WHERE ce.contributor_id <> pe.contributor_id OR ce.platform <> pe.platform`;
+  probes: { id: string; keys: number[] }[],
+): Promise<{ probe: string; candidate: MatchRow }[]> {
+  const ids = probes.flatMap((p) => p.keys.map(() => p.id));
+  const hashes = probes.flatMap((p) => p.keys.map(String));
+  if (ids.length === 0) return [];
+  const rows = await sql<(MatchRow & { probe: string })[]>`
+    SELECT probe, id, title, source_url, starts_at, ends_at, city, country, latitude, longitude,
+           is_virtual, is_hybrid
+    FROM (
+      SELECT m.probe, ce.id, ce.title, ce.source_url, ce.starts_at, ce.ends_at, ce.city,
+             ce.country, ce.latitude, ce.longitude, ce.is_virtual, ce.is_hybrid,
+             row_number() OVER (PARTITION BY m.probe ORDER BY m.candidate) AS n
+      FROM (
+        SELECT DISTINCT p.probe, k.event_id AS candidate
+        FROM unnest(${hashes}::bigint[], ${ids}::uuid[]) AS p(hash, probe)
+        JOIN event_lookup_keys k ON k.hash = p.hash AND k.event_id <> p.probe
+      ) m
+      JOIN events pe ON pe.id = m.probe
+      JOIN events ce ON ce.id = m.candidate
+      WHERE ce.contributor_id <> pe.contributor_id OR ce.platform <> pe.platform
+    ) ranked
+    WHERE n <= ${CANDIDATES_PER_PROBE}`;
+  return rows.map(({ probe, ...candidate }) => ({ probe, candidate }));
 }

@@ -46,7 +46,11 @@ const EDITION_WORDS = new Set([
 
 /** Lower case, accents and punctuation removed, `&` spelt out; words separated by one space. */
 export function foldText(text: string): string {
-  return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+  // Unicode normalisation is the costliest step: only text beyond ASCII needs it.
+  // deno-lint-ignore no-control-regex
+  const ascii = /^[\x00-\x7f]*$/.test(text);
+  const plain = ascii ? text : text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  return plain.toLowerCase()
     .replace(/&/g, " and ").replace(/\+/g, " plus ")
     .replace(/[^a-z0-9]+/g, " ").trim();
 }

@@ -21,7 +21,7 @@ export async function ingestBatch(
       // postgres.js types a transaction apart from the pool, though both run the same queries.
       const tx = transaction as unknown as Sql;
       const result = await upsertEvents(tx, { keyId, contributorId }, events);
-      await detectDuplicates(tx, result.changedIds);
+      await detectDuplicates(tx, result.changed);
       if (!principal.hasFirstBatch && result.eventIds.length > 0) {
         await recordFirstBatch(tx, keyId, result.eventIds);
       }

@@ -50,6 +50,9 @@ Deno.test("URLs ignore scheme, www, trailing slash, fragment and tracking parame
   assert.equal(urlKey("javascript:alert(1)"), null);
   assert.equal(ownSiteKey("https://2025.pycon.de/"), "pycon.de");
   assert.equal(ownSiteKey("https://www.meetup.com/group/events/1"), null);
+  assert.equal(ownSiteKey("https://www.socallinuxexpo.org/scale/23x"), "socallinuxexpo.org");
+  // One event among a calendar's many: the host says nothing.
+  assert.equal(ownSiteKey("https://events.example.org/conference/123"), null);
 });
 
 const event = (o: Partial<MatchSource>): MatchSource => ({

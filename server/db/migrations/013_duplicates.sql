@@ -3,14 +3,17 @@
 -- (server/duplicates/) and by operators, and go with an event when it is deleted.
 
 -- Each event's lookup keys as detection last computed them (server/duplicates/lookup-keys.ts):
--- pairs of its title's naming words, its own site and its address, each with a day it takes
--- place on. A listing's candidates are the events sharing a key, found in this GIN index
--- without reading the events of a busy day one by one.
-CREATE TABLE event_match_keys (
-  event_id uuid PRIMARY KEY REFERENCES events (id) ON DELETE CASCADE,
-  lookup text[] NOT NULL
+-- pairs of its title's naming words, its first word, its own site and its address, each with a
+-- week it takes place in, hashed to 53 bits (a collision only adds a candidate). A listing's
+-- candidates are the events sharing a key: one join on this primary key for a whole batch.
+-- No foreign key: checking one per key row cost more than the rest of a write, and a deleted
+-- event's rows find nothing (candidates are joined to the events).
+CREATE TABLE event_lookup_keys (
+  hash bigint NOT NULL,
+  event_id uuid NOT NULL,
+  PRIMARY KEY (hash, event_id)
 );
-CREATE INDEX event_match_keys_lookup_idx ON event_match_keys USING gin (lookup);
+CREATE INDEX event_lookup_keys_event_idx ON event_lookup_keys (event_id);
 
 -- Pairs of listings: found by detection, or decided by an operator ("same" joins them, "not_same"
 -- keeps them apart). Detection replaces only its own links; an operator's decision stays.
