@@ -52,14 +52,6 @@ export async function decideLink(
       decided_by = EXCLUDED.decided_by, decided_at = now()`;
 }
 
-/** Links touching any of `ids`. */
-export async function linksTouching(sql: Sql, ids: string[]): Promise<Link[]> {
-  if (ids.length === 0) return [];
-  return await sql<Link[]>`
-    SELECT a, b, kind, score FROM event_links WHERE a = ANY(${ids}::uuid[])
-    UNION SELECT a, b, kind, score FROM event_links WHERE b = ANY(${ids}::uuid[])`;
-}
-
 /** The other members of the groups `ids` are in now. */
 export async function groupMatesOf(sql: Sql, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
@@ -125,4 +117,33 @@ export async function groupedEventsOfKey(sql: Sql, keyId: string): Promise<strin
 export async function existingEvents(sql: Sql, ids: string[]): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`SELECT id FROM events WHERE id = ANY(${ids}::uuid[])`;
   return rows.map((r) => r.id);
+}
+
+/**
+ * The links of the component reachable from `ids` through links (at most `maxDepth` steps and
+ * `maxEvents` events), in one statement.
+ */
+export async function linkedComponentOf(
+  sql: Sql,
+  o: { ids: string[]; maxDepth: number; maxEvents: number },
+): Promise<{ ids: string[]; links: Link[] }> {
+  if (o.ids.length === 0) return { ids: [], links: [] };
+  const links = await sql<Link[]>`
+    WITH RECURSIVE reach(id, depth) AS (
+      SELECT unnest(${o.ids}::uuid[]), 0
+      UNION
+      SELECT CASE WHEN l.a = r.id THEN l.b ELSE l.a END, r.depth + 1
+      FROM reach r JOIN event_links l ON l.a = r.id OR l.b = r.id
+      WHERE r.depth < ${o.maxDepth}
+    ), members AS (
+      SELECT DISTINCT id FROM reach LIMIT ${o.maxEvents}
+    )
+    SELECT l.a, l.b, l.kind, l.score FROM event_links l
+    WHERE l.a IN (SELECT id FROM members) AND l.b IN (SELECT id FROM members)`;
+  const ids = new Set(o.ids);
+  for (const l of links) {
+    ids.add(l.a);
+    ids.add(l.b);
+  }
+  return { ids: [...ids], links };
 }
