@@ -18,22 +18,25 @@ export async function lockDuplicates(sql: Sql): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID})`;
 }
 
-/** Replaces the detected links touching `ids` with `links`; operators' links stay as they are. */
+/**
+ * Replaces the detected links touching the events `replacing` with `links`; operators' links
+ * stay as they are. Returns how many links it removed.
+ */
 export async function replaceDetectedLinks(
   sql: Sql,
-  ids: string[],
-  links: { a: string; b: string; score: number }[],
-): Promise<void> {
-  if (ids.length === 0) return;
-  await sql`
+  o: { replacing: string[]; links: { a: string; b: string; score: number }[] },
+): Promise<number> {
+  const { replacing: ids, links } = o;
+  const removed = ids.length === 0 ? { count: 0 } : await sql`
     DELETE FROM event_links
     WHERE kind = 'detected' AND (a = ANY(${ids}::uuid[]) OR b = ANY(${ids}::uuid[]))`;
-  if (links.length === 0) return;
+  if (links.length === 0) return removed.count;
   await sql`
     INSERT INTO event_links (a, b, kind, score)
     SELECT a, b, 'detected', score
     FROM jsonb_to_recordset(${sql.json(links as never)}::jsonb) AS x(a uuid, b uuid, score real)
     ON CONFLICT (a, b) DO NOTHING`;
+  return removed.count;
 }
 
 /** Records an operator's decision on a pair, replacing whatever link the pair had. */
@@ -47,14 +50,6 @@ export async function decideLink(
     VALUES (${a}, ${b}, ${pair.same ? "same" : "not_same"}, 1, ${pair.decidedBy})
     ON CONFLICT (a, b) DO UPDATE SET kind = EXCLUDED.kind, score = EXCLUDED.score,
       decided_by = EXCLUDED.decided_by, decided_at = now()`;
-}
-
-/** Links touching any of `ids`. */
-export async function linksTouching(sql: Sql, ids: string[]): Promise<Link[]> {
-  if (ids.length === 0) return [];
-  return await sql<Link[]>`
-    SELECT a, b, kind, score FROM event_links WHERE a = ANY(${ids}::uuid[])
-    UNION SELECT a, b, kind, score FROM event_links WHERE b = ANY(${ids}::uuid[])`;
 }
 
 /** The other members of the groups `ids` are in now. */
@@ -122,4 +117,33 @@ export async function groupedEventsOfKey(sql: Sql, keyId: string): Promise<strin
 export async function existingEvents(sql: Sql, ids: string[]): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`SELECT id FROM events WHERE id = ANY(${ids}::uuid[])`;
   return rows.map((r) => r.id);
+}
+
+/**
+ * The links of the component reachable from `ids` through links (at most `maxDepth` steps and
+ * `maxEvents` events), in one statement.
+ */
+export async function linkedComponentOf(
+  sql: Sql,
+  o: { ids: string[]; maxDepth: number; maxEvents: number },
+): Promise<{ ids: string[]; links: Link[] }> {
+  if (o.ids.length === 0) return { ids: [], links: [] };
+  const links = await sql<Link[]>`
+    WITH RECURSIVE reach(id, depth) AS (
+      SELECT unnest(${o.ids}::uuid[]), 0
+      UNION
+      SELECT CASE WHEN l.a = r.id THEN l.b ELSE l.a END, r.depth + 1
+      FROM reach r JOIN event_links l ON l.a = r.id OR l.b = r.id
+      WHERE r.depth < ${o.maxDepth}
+    ), members AS (
+      SELECT DISTINCT id FROM reach LIMIT ${o.maxEvents}
+    )
+    SELECT l.a, l.b, l.kind, l.score FROM event_links l
+    WHERE l.a IN (SELECT id FROM members) AND l.b IN (SELECT id FROM members)`;
+  const ids = new Set(o.ids);
+  for (const l of links) {
+    ids.add(l.a);
+    ids.add(l.b);
+  }
+  return { ids: [...ids], links };
 }

@@ -73,12 +73,15 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
  * holds) still shows. Events in no group (most) cost one lookup in a unique index.
  */
 function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
-  // Inside the sub-select `e` is the canonical event: the filters' conditions name `e`.
+  // Inside the innermost sub-select `e` is the canonical event (the filters' conditions name
+  // `e`), found by its id: correlated, so only a hidden member's canonical event is read, never
+  // every event the filters keep.
   return sql`NOT EXISTS (
     SELECT 1 FROM event_group_members g
     WHERE g.event_id = e.id AND NOT g.canonical
-      AND g.group_id IN (
-        SELECT e.id FROM events e WHERE ${filterConditions(sql, { ...f, collapse: false })}))`;
+      AND EXISTS (
+        SELECT 1 FROM events e
+        WHERE e.id = g.group_id AND ${filterConditions(sql, { ...f, collapse: false })}))`;
 }
 
 /** On `e`: the event comes after `after` in start order (no condition without it). */

@@ -16,8 +16,15 @@ export interface UpsertOutcome {
   errors: ItemError[];
   /** Ids of the events the batch wrote or confirmed, in first-occurrence order. */
   eventIds: string[];
-  /** Ids of the events the batch inserted or changed (an identical re-send is not among them). */
-  changedIds: string[];
+  /** The events the batch inserted or changed, as stored (an identical re-send is not here). */
+  changed: ChangedEvent[];
+}
+
+/** An event a batch inserted or changed. */
+export interface ChangedEvent {
+  id: string;
+  inserted: boolean;
+  event: EventRecord;
 }
 
 type PairKey = string;
@@ -114,13 +121,18 @@ export async function upsertEvents(
       outcome.set(pairKey(row), row.mine ? { id: row.id, inserted: false } : "foreign");
     }
   }
-  return { ...countOutcome(events, outcome), changedIds: written.map((w) => w.id) };
+  const changed = written.map((w) => ({
+    id: w.id,
+    inserted: w.inserted,
+    event: lastByPair.get(pairKey(w))!,
+  }));
+  return { ...countOutcome(events, outcome), changed };
 }
 
 function countOutcome(
   events: EventRecord[],
   outcome: Map<PairKey, { id: string; inserted: boolean } | "foreign">,
-): Omit<UpsertOutcome, "changedIds"> {
+): Omit<UpsertOutcome, "changed"> {
   const result = { inserted: 0, updated: 0, errors: [] as ItemError[], eventIds: [] as string[] };
   const seen = new Set<PairKey>();
   events.forEach((e, index) => {

@@ -5,73 +5,50 @@
  * replaces, so they outlast re-pushes.
  */
 import type { Sql } from "postgres";
-import { lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
-import {
-  type CandidateProbe,
-  findCandidates,
-  type MatchKeyRow,
-  matchRowsOf,
-  writeMatchKeys,
-} from "../db/match-keys.ts";
-import { type MatchFacts, matchFactsOf, placeKeyOf } from "./match-facts.ts";
+import { groupMatesOf, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
+import { findCandidates, writeLookupKeys } from "../db/match-keys.ts";
+import type { ChangedEvent } from "../db/events.ts";
+import { matchFactsOf } from "./match-facts.ts";
+import { probeKeys, storedKeys } from "./lookup-keys.ts";
 import { matchListings } from "./matcher.ts";
 import { regroup } from "./regroup.ts";
 
-const HOUR = 3_600_000;
-// Candidates start at most this long after a listing ends...
-const SLACK_AFTER = 60 * HOUR;
-// ...and at most this long before it starts (a long multi-day listing).
-const LONGEST_LISTING = 16 * 24 * HOUR;
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const readableTimes = (f: MatchFacts) => Number.isFinite(f.start) && Number.isFinite(f.end);
-
-function keysOf(f: MatchFacts): MatchKeyRow {
-  return {
-    event_id: f.id,
-    starts_at: iso(f.start),
-    ends_at: iso(f.end),
-    title_words: f.words,
-    url_key: f.url,
-    place_key: placeKeyOf(f),
-  };
-}
-
-function probeOf(f: MatchFacts): CandidateProbe {
-  return {
-    id: f.id,
-    from: iso(f.start - LONGEST_LISTING),
-    to: iso(f.end + SLACK_AFTER),
-    ends_after: iso(f.start - SLACK_AFTER),
-    words: f.words,
-    url: f.url,
-    place: placeKeyOf(f),
-  };
-}
-
-/** Finds the duplicates of the events `ids` (just written or changed) and regroups them. */
-export async function detectDuplicates(sql: Sql, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
+/**
+ * Finds the duplicates of the events a batch inserted or changed and regroups them. A new event
+ * has no keys, links or group yet: only changed ones have old ones to replace.
+ */
+export async function detectDuplicates(sql: Sql, written: ChangedEvent[]): Promise<void> {
+  if (written.length === 0) return;
   await lockDuplicates(sql);
-  // A time the driver cannot read as an instant (far-off years) has no real-world twin to find.
-  const facts = (await matchRowsOf(sql, ids)).map(matchFactsOf).filter(readableTimes);
-  await writeMatchKeys(sql, facts.map(keysOf));
-  const pairs = await findCandidates(sql, facts.map(probeOf));
+  const ids = written.map((w) => w.id);
+  const updated = written.filter((w) => !w.inserted).map((w) => w.id);
+  // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
+  const facts = written.map((w) => matchFactsOf({ ...w.event, id: w.id }))
+    .filter((f) => Number.isFinite(f.start) && Number.isFinite(f.end));
+  await writeLookupKeys(sql, {
+    replacing: updated,
+    rows: facts.map((f) => ({ event_id: f.id, keys: storedKeys(f) })),
+  });
+  const pairs = await findCandidates(sql, facts.map((f) => ({ id: f.id, keys: probeKeys(f) })));
   const known = new Map(facts.map((f) => [f.id, f]));
-  const missing = [...new Set(pairs.map((p) => p.candidate))].filter((id) => !known.has(id));
-  for (const row of await matchRowsOf(sql, missing)) {
-    const f = matchFactsOf(row);
-    if (readableTimes(f)) known.set(row.id, f);
+  for (const { candidate } of pairs) {
+    if (!known.has(candidate.id)) known.set(candidate.id, matchFactsOf(candidate));
   }
   const links = new Map<string, { a: string; b: string; score: number }>();
-  for (const { probe, candidate } of pairs) {
-    const [a, b] = probe < candidate ? [probe, candidate] : [candidate, probe];
+  for (const { probe, candidate: { id } } of pairs) {
+    const [a, b] = probe < id ? [probe, id] : [id, probe];
     if (links.has(`${a} ${b}`)) continue;
     const [factsA, factsB] = [known.get(a), known.get(b)];
     if (factsA === undefined || factsB === undefined) continue;
     const verdict = matchListings(factsA, factsB);
     if (verdict.same) links.set(`${a} ${b}`, { a, b, score: verdict.score });
   }
-  await replaceDetectedLinks(sql, ids, [...links.values()]);
-  await regroup(sql, ids);
+  const removed = await replaceDetectedLinks(sql, {
+    replacing: updated,
+    links: [...links.values()],
+  });
+  // Most writes touch no group: nothing linked before, nothing now.
+  if (removed > 0 || links.size > 0 || (await groupMatesOf(sql, updated)).length > 0) {
+    await regroup(sql, ids);
+  }
 }

@@ -1,7 +1,7 @@
 /** What the matcher knows of an event: its normalised title, time, place and address. */
-import { compactTitle, titleWords } from "./normalise-title.ts";
+import { titleWords } from "./normalise-title.ts";
 import { cityKey, countryKey } from "./normalise-place.ts";
-import { ownSiteKey, urlKey } from "./normalise-url.ts";
+import { addressKeys } from "./normalise-url.ts";
 
 /** The fields of a stored event the matcher reads. */
 export interface MatchSource {
@@ -41,24 +41,22 @@ const epoch = (v: Date | string) => (v instanceof Date ? v.getTime() : Date.pars
 export function matchFactsOf(e: MatchSource): MatchFacts {
   const start = epoch(e.starts_at);
   const end = e.ends_at === null ? start : Math.max(start, epoch(e.ends_at));
+  const city = cityKey(e.city);
+  const words = titleWords(e.title);
+  const address = addressKeys(e.source_url);
   return {
     id: e.id,
-    words: titleWords(e.title),
-    compact: compactTitle(e.title),
+    words,
+    compact: words.join(""),
     start,
     end,
-    city: cityKey(e.city),
+    city,
     country: countryKey(e.country),
     point: e.latitude !== null && e.longitude !== null
       ? { latitude: e.latitude, longitude: e.longitude }
       : null,
-    online: e.is_virtual && !e.is_hybrid && cityKey(e.city) === null,
-    url: urlKey(e.source_url),
-    site: ownSiteKey(e.source_url),
+    online: e.is_virtual && !e.is_hybrid && city === null,
+    url: address.url,
+    site: address.site,
   };
-}
-
-/** The key candidates are looked up by: the city, or "online". */
-export function placeKeyOf(f: MatchFacts): string | null {
-  return f.online ? "online" : f.city;
 }

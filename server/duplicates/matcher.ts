@@ -68,8 +68,23 @@ function editDistanceAtMostOne(a: string, b: string): boolean {
 
 function wordsAlike(a: string, b: string): boolean {
   if (a === b) return true;
-  // A typo or a plural in a long word; short words (codes such as "us" and "uk") must be equal.
-  return a.length >= 5 && b.length >= 5 && editDistanceAtMostOne(a, b);
+  // A typo or a spelling ("Italia", "Italy") in a long word. Short words (codes such as "us" and
+  // "uk") must be equal, and so must a word and the same word with a letter more at its end:
+  // "XtremeJ" and "XtremeJS" are two conferences.
+  if (a.length < 5 || b.length < 5 || a.startsWith(b) || b.startsWith(a)) return false;
+  return editDistanceAtMostOne(a, b);
+}
+
+/**
+ * Whether one title names its own city where the other listing is elsewhere: "DevFest Lille"
+ * in Lille against "DevFest" in Nantes. Such a word outweighs every word in common.
+ */
+function namesAnotherPlace(a: MatchFacts, b: MatchFacts): boolean {
+  const names = (x: MatchFacts, y: MatchFacts) =>
+    x.city !== null && y.city !== null && x.city !== y.city &&
+    x.city.split(" ").every((w) => x.words.includes(w)) &&
+    !x.city.split(" ").every((w) => y.words.includes(w));
+  return names(a, b) || names(b, a);
 }
 
 /**
@@ -102,14 +117,25 @@ export function matchListings(a: MatchFacts, b: MatchFacts): MatchVerdict {
     reason,
   });
   if (place === "conflict") return no("places far apart");
+  if (namesAnotherPlace(a, b)) return no("a title names another place");
   // A page for several events (a series' site) names each town in its title: another town
   // needs the same name as well.
   const nameNeeded = place === "other-town" ? 0.85 : 0.3;
   if (sameUrl && gap <= MAX_GAP_SAME_ADDRESS && title >= nameNeeded) return yes("same address", 1);
-  if (gap > MAX_GAP) return no("dates apart");
+  if (gap > MAX_GAP_SAME_ADDRESS) return no("dates apart");
+  if (gap > MAX_GAP) {
+    return place === "same" && title >= 0.85
+      ? yes("same place and name, a day or two apart", 0.2)
+      : no("dates apart");
+  }
   if (sameSite && title >= 0.5) return yes("same site, alike titles", 0.5);
   if (place === "same" && title >= 0.6) return yes("same place, alike titles", 0.3);
   if (place === "unknown" && title >= 0.85) return yes("same title, place unknown", 0.1);
+  // A venue in the next town ("Winterthur" for Zurich): the same name, in the same country when
+  // both give one.
   if (place === "other-town" && title >= 1) return yes("same title, nearby town", 0);
+  if (place === "other-town" && title >= 0.85 && a.country !== null && a.country === b.country) {
+    return yes("alike title, nearby town", 0);
+  }
   return no("titles or places differ");
 }

@@ -46,7 +46,11 @@ const EDITION_WORDS = new Set([
 
 /** Lower case, accents and punctuation removed, `&` spelt out; words separated by one space. */
 export function foldText(text: string): string {
-  return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+  // Unicode normalisation is the costliest step: only text beyond ASCII needs it.
+  // deno-lint-ignore no-control-regex
+  const ascii = /^[\x00-\x7f]*$/.test(text);
+  const plain = ascii ? text : text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  return plain.toLowerCase()
     .replace(/&/g, " and ").replace(/\+/g, " plus ")
     .replace(/[^a-z0-9]+/g, " ").trim();
 }
@@ -72,7 +76,8 @@ export function compactTitle(title: string): string {
 // "PyCon2025" is "PyCon 2025". Words run together otherwise ("DevOpsDays", "DevOps Days") are
 // compared by compactTitle, not split here: lists capitalise them differently.
 function splitJoined(title: string): string {
-  return title.replace(/([A-Za-z])((19|20)\d\d)\b/g, "$1 $2");
+  // "#42" numbers a meetup in its series: it names the event, unlike a year or an edition.
+  return title.replace(/([A-Za-z])((19|20)\d\d)\b/g, "$1 $2").replace(/#\s*(\d+)/g, " n$1 ");
 }
 
 /**

@@ -62,13 +62,24 @@ function hostOf(u: URL): string {
   return u.hostname.toLowerCase().replace(/^www\d?\./, "").replace(/\.$/, "");
 }
 
+/** urlKey and ownSiteKey of one address, parsing it once. */
+export function addressKeys(
+  url: string | null | undefined,
+): { url: string | null; site: string | null } {
+  const u = url ? parse(url) : null;
+  return u ? { url: urlKeyOf(u), site: ownSiteOf(u) } : { url: null, site: null };
+}
+
 /**
  * One spelling of a page's address: no scheme, no `www.`, no trailing slash, no fragment, no
  * tracking parameters, the rest of the query sorted. Null for what is not an http(s) URL.
  */
 export function urlKey(url: string | null | undefined): string | null {
   const u = url ? parse(url) : null;
-  if (!u) return null;
+  return u ? urlKeyOf(u) : null;
+}
+
+function urlKeyOf(u: URL): string {
   const params = [...u.searchParams.entries()].filter(([k]) => !TRACKING.test(k))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const path = decodeSafe(u.pathname).replace(/\/(index\.html?)?$/i, "").replace(/\/+$/, "");
@@ -78,14 +89,22 @@ export function urlKey(url: string | null | undefined): string | null {
 
 /**
  * The site an event has to itself (its host), or null when the host is one many events share
- * (Meetup, Luma, GitHub...) or the URL is not http(s).
+ * (Meetup, Luma, GitHub...), the address is a page deep in a site (more than two path segments,
+ * or a numbered one: one event among many of a calendar) or the URL is not http(s).
  */
 export function ownSiteKey(url: string | null | undefined): string | null {
   const u = url ? parse(url) : null;
-  if (!u) return null;
+  return u ? ownSiteOf(u) : null;
+}
+
+function ownSiteOf(u: URL): string | null {
+  const segments = u.pathname.split("/").filter((s) => s.length > 0);
+  if (segments.length > 2 || segments.some((s) => /^\d+$/.test(s))) return null;
   const host = hostOf(u);
-  for (const shared of SHARED_HOSTS) {
-    if (host === shared || host.endsWith(`.${shared}`)) return null;
+  // The host and each domain above it ("gdg.community.dev", "community.dev").
+  const labels = host.split(".");
+  for (let i = 0; i < labels.length - 1; i++) {
+    if (SHARED_HOSTS.has(labels.slice(i).join("."))) return null;
   }
   // "2025.pycon.de" and "pycon.de" are one site; a year or an edition number leads the host.
   return host.replace(/^((19|20)\d\d|\d{1,2})\./, "");

@@ -3,8 +3,7 @@ import type { Sql } from "postgres";
 import {
   canonicalFactsOf,
   groupMatesOf,
-  type Link,
-  linksTouching,
+  linkedComponentOf,
   lockDuplicates,
   replaceGroupMembers,
   ungroupedLinkedEvents,
@@ -14,28 +13,7 @@ import { formGroups } from "./form-groups.ts";
 
 // A group past this size is a chain of doubtful links, not one event; the walk stops there.
 const MAX_COMPONENT = 200;
-const MAX_ROUNDS = 8;
-
-/** The events reachable from `ids` through links, and those links (bounded). */
-async function linkedComponent(sql: Sql, ids: string[]): Promise<{ ids: string[]; links: Link[] }> {
-  const seen = new Set(ids);
-  const links = new Map<string, Link>();
-  let frontier = [...seen];
-  for (let round = 0; round < MAX_ROUNDS && frontier.length > 0; round++) {
-    const found = await linksTouching(sql, frontier);
-    frontier = [];
-    for (const l of found) {
-      links.set(`${l.a} ${l.b}`, l);
-      for (const id of [l.a, l.b]) {
-        if (!seen.has(id) && seen.size < MAX_COMPONENT) {
-          seen.add(id);
-          frontier.push(id);
-        }
-      }
-    }
-  }
-  return { ids: [...seen], links: [...links.values()] };
-}
+const MAX_ROUNDS = 4;
 
 /**
  * Re-forms the groups of `ids`, of the events they were grouped with and of those linked to
@@ -45,7 +23,11 @@ async function linkedComponent(sql: Sql, ids: string[]): Promise<{ ids: string[]
 export async function regroup(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const mates = await groupMatesOf(sql, ids);
-  const component = await linkedComponent(sql, [...new Set([...ids, ...mates])]);
+  const component = await linkedComponentOf(sql, {
+    ids: [...new Set([...ids, ...mates])],
+    maxDepth: MAX_ROUNDS,
+    maxEvents: MAX_COMPONENT,
+  });
   const groups = formGroups(component.ids, component.links);
   const facts = new Map(
     (await canonicalFactsOf(sql, groups.flat())).map((f) => [f.id, f]),

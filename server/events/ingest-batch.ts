@@ -31,7 +31,7 @@ export async function ingestBatch(
         const limited = await budgetApplies(tx, principal);
         const result = await upsertEvents(tx, { keyId, contributorId }, events);
         if (limited) await checkUpcomingBudget(tx, { contributorId, limit });
-        await detectDuplicates(tx, result.changedIds);
+        await detectDuplicates(tx, result.changed);
         if (!principal.hasFirstBatch && result.eventIds.length > 0) {
           await recordFirstBatch(tx, keyId, result.eventIds);
         }

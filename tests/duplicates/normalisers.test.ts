@@ -50,6 +50,9 @@ Deno.test("URLs ignore scheme, www, trailing slash, fragment and tracking parame
   assert.equal(urlKey("javascript:alert(1)"), null);
   assert.equal(ownSiteKey("https://2025.pycon.de/"), "pycon.de");
   assert.equal(ownSiteKey("https://www.meetup.com/group/events/1"), null);
+  assert.equal(ownSiteKey("https://www.socallinuxexpo.org/scale/23x"), "socallinuxexpo.org");
+  // One event among a calendar's many: the host says nothing.
+  assert.equal(ownSiteKey("https://events.example.org/conference/123"), null);
 });
 
 const event = (o: Partial<MatchSource>): MatchSource => ({
@@ -101,6 +104,28 @@ Deno.test("the matcher joins listings of one event and keeps series editions apa
   assert.ok(
     !same({ title: "PyCon US", country: "USA" }, { title: "PyCon DE", country: "Germany" }),
   );
+  // A title naming its own town, against a listing elsewhere; a sibling conference online.
+  assert.ok(
+    !same({ title: "DevFest", city: "Nantes", country: "France" }, {
+      title: "DevFest Lille",
+      city: "Lille",
+      country: "France",
+    }),
+  );
+  assert.ok(
+    !same({ title: "XtremeJ", is_virtual: true }, { title: "XtremeJS", is_virtual: true }),
+  );
+  // The same conference listed two days apart in the same city, and in the next town.
+  assert.ok(same({ title: "RustLab 2031", city: "Florence" }, {
+    title: "RustLab",
+    city: "Firenze",
+    starts_at: "2031-05-03T09:00:00Z",
+  }));
+  assert.ok(same({ title: "Devopsdays Zurich", city: "Zurich", country: "CH" }, {
+    title: "DevOpsDays Zurich 2031",
+    city: "Winterthur",
+    country: "Switzerland",
+  }));
   // Co-located: same city and days, another conference.
   assert.ok(
     !same({ title: "KubeCon + CloudNativeCon Europe", city: "London" }, {
