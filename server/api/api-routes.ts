@@ -33,6 +33,10 @@ import {
 } from "./admin-key-review.ts";
 import { backupHandler, backupRoute } from "./admin-backup.ts";
 import { auditHandler, auditRoute } from "./admin-audit.ts";
+import {
+  cleanUpContributorHandler,
+  cleanUpContributorRoute,
+} from "./admin-contributor-clean-up.ts";
 import { healthzHandler, healthzRoute } from "./healthz.ts";
 import { openApiHandler, openApiRoute } from "./openapi-document.ts";
 
@@ -56,6 +60,7 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: revokeKeyRoute, handler: revokeKeyHandler });
   mount({ route: deleteContributorEventsRoute, handler: deleteContributorEventsHandler });
   mount({ route: backupRoute, handler: backupHandler });
+  mount({ route: cleanUpContributorRoute, handler: cleanUpContributorHandler });
   mount({ route: auditRoute, handler: auditHandler });
   mount({ route: healthzRoute, handler: healthzHandler });
   mount({ route: openApiRoute, handler: openApiHandler(app) });

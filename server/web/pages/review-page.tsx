@@ -74,6 +74,9 @@ const Review: FC<{ viewer: Viewer; review: PendingReview }> = ({ viewer, review 
         >
           Delete all their events…
         </a>
+        <a class="button secondary" href={`/review/contributors/${key.contributor_id}/clean-up`}>
+          Clean up: revoke keys, delete events, block sign-in…
+        </a>
       </div>
     </article>
   );

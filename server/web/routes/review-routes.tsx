@@ -42,6 +42,8 @@ const NOTICES: Record<string, string> = {
   untrusted: "Decided: the key's events stay out of AI search.",
   revoked: "Revoked: the key is refused from its next request on.",
   deleted: "Deleted every event of the contributor.",
+  cleaned: "Cleaned up: the contributor's keys are revoked, its events deleted and its account " +
+    "blocked from signing in.",
 };
 
 /** GET /review */
