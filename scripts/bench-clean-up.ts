@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
 import { EventBatch } from "../shared/event-schema.ts";
 import { openTestDatabase, testBackends } from "../tests/support/databases.ts";
-import { insertApiKey } from "../server/db/api-keys.ts";
+import { type ApiKeyRecord, insertApiKey } from "../server/db/api-keys.ts";
 import { upsertEvents } from "../server/db/events.ts";
 import { cleanUpContributorRows } from "../server/db/contributor-clean-up.ts";
 import { recordOperatorDecision } from "../server/db/operator-decisions.ts";
@@ -28,7 +28,7 @@ for (const kind of testBackends().reverse()) {
   const db = await openTestDatabase(kind);
   try {
     // Someone else's events stay: the delete must find the contributor's among them.
-    const keys = [];
+    const keys: ApiKeyRecord[] = [];
     for (const name of ["spam", "spam", "spam", "honest"]) {
       keys.push(
         await insertApiKey(db.sql, {
@@ -43,7 +43,7 @@ for (const kind of testBackends().reverse()) {
         }),
       );
     }
-    const seed = async (key: (typeof keys)[number], first: number, count: number) => {
+    const seed = async (key: ApiKeyRecord, first: number, count: number) => {
       for (let at = first; at < first + count; at += 100) {
         const events = realisticEvents(at, 100).map((e) =>
           EventBatch.parse({ events: [e] }).events[0]
