@@ -6,15 +6,19 @@ import { parseDateTime } from "../../shared/zoned-time.ts";
 import type { ListCursor } from "../db/event-reads.ts";
 import { isUuid } from "../uuid.ts";
 import { ToolCallError } from "./tool-results.ts";
+import { decodeFairCursor, encodeFairCursor, type FairCursor } from "../events/fair-cursor.ts";
 
 export type PageCursor =
   | { kind: "listing"; after: ListCursor }
+  | { kind: "fair"; after: FairCursor }
   | { kind: "ranked"; offset: number };
 
 /** The cursor as text for `next_cursor`. */
 export function encodePageCursor(cursor: PageCursor): string {
   const payload = cursor.kind === "listing"
     ? { s: cursor.after.starts_at, i: cursor.after.id }
+    : cursor.kind === "fair"
+    ? { f: encodeFairCursor(cursor.after) }
     : { o: cursor.offset };
   return btoa(JSON.stringify(payload)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
@@ -30,6 +34,8 @@ export function decodePageCursor(text: string, maxOffset: number): PageCursor {
     ) {
       return { kind: "listing", after: { starts_at: payload.s, id: payload.i } };
     }
+    const fair = typeof payload?.f === "string" ? decodeFairCursor(payload.f) : null;
+    if (fair) return { kind: "fair", after: fair };
     if (Number.isInteger(payload?.o) && payload.o > 0 && payload.o <= maxOffset) {
       return { kind: "ranked", offset: payload.o };
     }
