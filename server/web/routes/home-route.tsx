@@ -44,9 +44,7 @@ async function listing(c: Context<AppEnv>, query: PageQuery, params: Record<stri
   });
   return {
     events: page.events,
-    nextHref: page.next
-      ? withParams("/", { ...params, after: encodeFairCursor(page.next) })
-      : null,
+    nextHref: page.next ? withParams("/", { ...params, after: encodeFairCursor(page.next) }) : null,
     isLaterPage: after !== null,
     kind: "list" as const,
     notices,
