@@ -5,6 +5,7 @@ import type { AppDeps, Principal } from "../app-env.ts";
 import { unreviewedBudgets } from "../config.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
 import { recordFirstBatch } from "../db/api-keys.ts";
+import { recordReviewSignals } from "./review-signals.ts";
 import { budgetApplies, budgetRefusal, checkUpcomingBudget, OverBudget } from "./review-budget.ts";
 
 /**
@@ -30,6 +31,10 @@ export async function ingestBatch(
         const limited = await budgetApplies(tx, principal);
         const result = await upsertEvents(tx, { keyId, contributorId }, events);
         if (limited) await checkUpcomingBudget(tx, { contributorId, limit });
+        // A trusted key's events need no review; only what waits for review is signalled.
+        if (!principal.trusted) {
+          await recordReviewSignals(tx, { contributorId, events, outcome: result });
+        }
         if (!principal.hasFirstBatch && result.eventIds.length > 0) {
           await recordFirstBatch(tx, keyId, result.eventIds);
         }
