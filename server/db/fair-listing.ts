@@ -62,6 +62,12 @@ export async function reviewedStream(
  * Unreviewed contributors' events after `after` in round order (round, then soonest first), at
  * most `limit`. Each contributor's events are numbered soonest first among those the filters
  * keep; round n holds its events numbered n * perRound to (n + 1) * perRound - 1.
+ *
+ * Each contributor's events are read from its own index (contributor, start) from the cursor's
+ * round on: `limit + perRound` of them are always enough, since at most `perRound` of them
+ * (those of the cursor's round) can lie before the cursor, and any event past those would come
+ * after `limit` of the contributor's own. So a page reads a few rows per unreviewed contributor,
+ * not every event they hold.
  */
 export async function unreviewedStream(
   sql: Sql,
@@ -74,17 +80,24 @@ export async function unreviewedStream(
   },
 ): Promise<RoundEvent[]> {
   if (o.unreviewed.length === 0) return [];
+  const base = (o.after?.round ?? 0) * o.perRound;
   const after = o.after
     ? sql`WHERE (r.round, r.starts_at, r.id) >
         (${o.after.round}::int, ${o.after.starts_at}::timestamptz, ${o.after.id}::uuid)`
     : sql``;
   const rows = await sql<{ id: string; starts_at: Date; contributor_id: string; round: number }[]>`
     SELECT r.id, r.starts_at, r.contributor_id, r.round FROM (
-      SELECT e.id, e.starts_at, e.contributor_id,
-        ((row_number() OVER (PARTITION BY e.contributor_id ORDER BY e.starts_at, e.id) - 1)
-          / ${o.perRound}::int)::int AS round
-      FROM events e
-      WHERE e.contributor_id = ANY(${o.unreviewed}::uuid[]) AND ${filterConditions(sql, o.filters)}
+      SELECT x.id, x.starts_at, x.contributor_id,
+        ((${base}::int + x.n - 1) / ${o.perRound}::int)::int AS round
+      FROM unnest(${o.unreviewed}::uuid[]) AS u (contributor_id)
+      CROSS JOIN LATERAL (
+        SELECT s.*, row_number() OVER (ORDER BY s.starts_at, s.id) AS n FROM (
+          SELECT e.id, e.starts_at, e.contributor_id FROM events e
+          WHERE e.contributor_id = u.contributor_id AND ${filterConditions(sql, o.filters)}
+          ORDER BY e.starts_at, e.id
+          OFFSET ${base} LIMIT ${o.limit + o.perRound}
+        ) s
+      ) x
     ) r
     ${after}
     ORDER BY r.round, r.starts_at, r.id
