@@ -38,6 +38,9 @@ for (const kind of testBackends()) {
           const rates = await sql`SELECT rate_limit_per_minute AS r FROM api_keys
           WHERE contributor_id = ${contributorId}`;
           assert.deepEqual(rates.map((row) => row.r), [7, 7, 7]);
+        const dashboard = await spammer.client.get("/dashboard");
+        assert.match(dashboard.text, /at most\s+150 upcoming events and 3\s+keys/);
+        assert.match(dashboard.text, /7\s+requests a minute/);
           const pushed = await postBatch(server.url, one.key, batch(1, 1));
           assert.equal(pushed.headers.get("RateLimit-Policy"), '"default";q=7;w=60');
           const fourth = await dashboardKey(spammer.client, "one too many");
@@ -93,6 +96,7 @@ for (const kind of testBackends()) {
         assert.equal(await storedOf(contributorId), 240);
         const fourth = await dashboardKey(spammer.client, "now allowed");
         assert.ok("key" in fourth, JSON.stringify(fourth));
+        assert.doesNotMatch((await spammer.client.get("/dashboard")).text, /upcoming events and/);
       });
     } finally {
       await server.close();

@@ -8,6 +8,8 @@ import { apiKeyDigest, digestsEqual } from "../../auth/api-key-digest.ts";
 import { AppError } from "../../errors.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { DashboardPage, type DashboardPageProps } from "../pages/dashboard-page.tsx";
+import { contributorIsUnreviewed } from "../../db/unreviewed-rule.ts";
+import { unreviewedBudgets } from "../../config.ts";
 import type { Viewer } from "../page-context.ts";
 import { pageContext } from "../site-context.ts";
 
@@ -40,9 +42,10 @@ export async function renderDashboard(
 ): Promise<Response> {
   const viewer = requireViewer(c);
   const sql = c.get("deps").db.sql;
-  const [keys, events] = await Promise.all([
+  const [keys, events, unreviewed] = await Promise.all([
     keysOfContributor(sql, viewer.contributorId),
     recentEventsOfContributor(sql, viewer.contributorId, RECENT_EVENTS),
+    contributorIsUnreviewed(sql, viewer.contributorId),
   ]);
   const notices = Object.keys(NOTICES).filter((name) => c.req.query(name) !== undefined)
     .map((name) => NOTICES[name]);
@@ -57,6 +60,7 @@ export async function renderDashboard(
         notices={notices}
         keyForm={options.keyForm}
         now={new Date()}
+        budgets={unreviewed ? unreviewedBudgets(c.get("deps").config) : null}
       />,
     ),
     options.status ?? 200,
