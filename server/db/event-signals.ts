@@ -1,33 +1,36 @@
 /** Review signals of events (server/events/event-signals.ts), stored and summed up. */
 import type { Sql } from "postgres";
 
-/** The hosts among `hosts` that cleaned-up contributors' events used. */
-export async function knownSpamHosts(sql: Sql, hosts: string[]): Promise<Set<string>> {
-  if (hosts.length === 0) return new Set();
-  const rows = await sql<{ host: string }[]>`
-    SELECT host FROM spam_hosts WHERE host = ANY(${hosts}::text[])`;
-  return new Set(rows.map((r) => r.host));
-}
-
 /**
- * Replaces the signals of the batch's events: those with signals get them, the others lose any
- * they had (an edit may have cleared them). Runs inside the batch's transaction.
+ * Replaces the signals of the batch's events in one statement: each gets the signals found in
+ * its text, plus `spam_host` when its source host is one a cleaned-up contributor used; those
+ * left with none lose any row they had (an edit may have cleared them). Runs inside the batch's
+ * transaction.
  */
 export async function storeEventSignals(
   sql: Sql,
-  batch: { contributorId: string; events: { eventId: string; signals: string[] }[] },
+  batch: {
+    contributorId: string;
+    events: { eventId: string; signals: string[]; host: string | null }[];
+  },
 ): Promise<void> {
-  const flagged = batch.events.filter((e) => e.signals.length > 0);
-  const clean = batch.events.filter((e) => e.signals.length === 0).map((e) => e.eventId);
-  if (clean.length > 0) {
-    await sql`DELETE FROM event_signals WHERE event_id = ANY(${clean}::uuid[])`;
-  }
-  if (flagged.length === 0) return;
+  if (batch.events.length === 0) return;
   await sql`
+    WITH given AS (
+      SELECT x.event_id,
+        array_remove(string_to_array(x.signals, ',') || CASE
+          WHEN EXISTS (SELECT 1 FROM spam_hosts h WHERE h.host = x.host) THEN 'spam_host'
+        END, NULL) AS signals
+      FROM unnest(${batch.events.map((e) => e.eventId)}::uuid[],
+                  ${batch.events.map((e) => e.signals.join(","))}::text[],
+                  ${batch.events.map((e) => e.host)}::text[]) AS x (event_id, signals, host)
+    ), cleared AS (
+      DELETE FROM event_signals s USING given g
+      WHERE s.event_id = g.event_id AND cardinality(g.signals) = 0
+    )
     INSERT INTO event_signals (event_id, contributor_id, signals)
-    SELECT x.event_id, ${batch.contributorId}::uuid, string_to_array(x.signals, ',')
-    FROM unnest(${flagged.map((e) => e.eventId)}::uuid[],
-                ${flagged.map((e) => e.signals.join(","))}::text[]) AS x (event_id, signals)
+    SELECT g.event_id, ${batch.contributorId}::uuid, g.signals FROM given g
+    WHERE cardinality(g.signals) > 0
     ON CONFLICT (event_id) DO UPDATE SET signals = EXCLUDED.signals`;
 }
 

@@ -47,13 +47,10 @@ function repeatedKey(e: EventRecord): string {
 }
 
 /**
- * The signals of each event of a batch, in the batch's order. `spamHosts` are the known spam
- * hosts among the batch's source URL hosts.
+ * The signals of each event of a batch found in its own fields, in the batch's order.
+ * `spam_host` needs the database: server/db/event-signals.ts adds it where it stores these.
  */
-export function signalsOf(
-  events: EventRecord[],
-  o: { now: Date; spamHosts: Set<string> },
-): Signal[][] {
+export function signalsOf(events: EventRecord[], o: { now: Date }): Signal[][] {
   const repeats = new Map<string, number>();
   for (const e of events) repeats.set(repeatedKey(e), (repeats.get(repeatedKey(e)) ?? 0) + 1);
   return events.map((e) => {
@@ -65,8 +62,6 @@ export function signalsOf(
       found.push("far_future");
     }
     if (isShouting(e.title)) found.push("shouting_title");
-    const host = hostOf(e.source_url);
-    if (host !== null && o.spamHosts.has(host)) found.push("spam_host");
     return found;
   });
 }

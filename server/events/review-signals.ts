@@ -2,7 +2,7 @@
 import type { Sql } from "postgres";
 import type { EventRecord } from "../../shared/event-schema.ts";
 import type { UpsertOutcome } from "../db/events.ts";
-import { knownSpamHosts, storeEventSignals } from "../db/event-signals.ts";
+import { storeEventSignals } from "../db/event-signals.ts";
 import { hostOf, signalsOf } from "./event-signals.ts";
 
 const pairOf = (e: EventRecord) => JSON.stringify([e.platform, e.external_id]);
@@ -17,11 +17,8 @@ export async function recordReviewSignals(
   batch: { contributorId: string; events: EventRecord[]; outcome: UpsertOutcome },
 ): Promise<void> {
   const { events, outcome } = batch;
-  const hosts = [...new Set(events.flatMap((e) => hostOf(e.source_url) ?? []))];
-  const signals = signalsOf(events, {
-    now: new Date(),
-    spamHosts: await knownSpamHosts(tx, hosts),
-  });
+  // Spam hosts are matched by the statement that stores the signals: one round trip.
+  const signals = signalsOf(events, { now: new Date() });
   const foreign = new Set(outcome.errors.map((error) => error.index));
   const lastIndex = new Map<string, number>();
   const firstPairs: string[] = [];
@@ -33,9 +30,9 @@ export async function recordReviewSignals(
   });
   await storeEventSignals(tx, {
     contributorId: batch.contributorId,
-    events: outcome.eventIds.map((eventId, n) => ({
-      eventId,
-      signals: signals[lastIndex.get(firstPairs[n])!],
-    })),
+    events: outcome.eventIds.map((eventId, n) => {
+      const last = lastIndex.get(firstPairs[n])!;
+      return { eventId, signals: signals[last], host: hostOf(events[last].source_url) };
+    }),
   });
 }
