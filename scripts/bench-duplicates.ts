@@ -16,8 +16,8 @@ import { detectDuplicates } from "../server/duplicates/detect-duplicates.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
-import { createTestDatabase } from "../tests/support/databases.ts";
-import { insertWriterKey } from "../tests/support/writer-key.ts";
+import { createTestDatabase } from "../dev-support/databases.ts";
+import { insertWriterKey } from "../dev-support/writer-key.ts";
 import { realisticEvents } from "./support/realistic-events.ts";
 
 const { values } = parseArgs({

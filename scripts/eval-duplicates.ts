@@ -16,7 +16,7 @@ import {
   type Scores,
   servicePairs,
 } from "./support/duplicate-eval.ts";
-import { startTestApp } from "../tests/support/test-server.ts";
+import { startTestApp } from "../dev-support/test-server.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

@@ -98,9 +98,14 @@ export interface BenchDatabase {
 
 /**
  * A fresh database (PostgreSQL when TEST_DATABASE_URL is set, else PGlite in a temporary
- * directory), migrated, with `size` realistic events and the planner's statistics.
+ * directory), migrated, with `size` realistic events (and what `alsoSeed` adds) and the planner's
+ * statistics.
  */
-export async function seededBenchDatabase(size: number, prefix: string): Promise<BenchDatabase> {
+export async function seededBenchDatabase(
+  size: number,
+  prefix: string,
+  options: { alsoSeed?: (sql: Sql) => Promise<void> } = {},
+): Promise<BenchDatabase> {
   const location = Deno.env.get("TEST_DATABASE_URL") ? await createTestDatabase("postgres") : null;
   const dataDir = location ? "" : await Deno.makeTempDir({ prefix });
   const drop = async () => {
@@ -112,6 +117,7 @@ export async function seededBenchDatabase(size: number, prefix: string): Promise
     try {
       await migrate(db.sql);
       const loadMs = await seedRealisticEvents(db.sql, size);
+      await options.alsoSeed?.(db.sql);
       // PGlite runs no autovacuum: give the planner the statistics a server would have by now.
       await db.sql`ANALYZE`;
       const [{ id: eventId }] = await db.sql`SELECT id FROM events ORDER BY id LIMIT 1`;

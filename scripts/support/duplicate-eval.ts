@@ -4,7 +4,7 @@
  * matcher (normalised title words, start date within a day, same city).
  */
 import { type SourceEvent } from "./duplicate-sources.ts";
-import { createApiKey, type TestServer } from "../../tests/support/test-server.ts";
+import { createApiKey, type TestServer } from "../../dev-support/test-server.ts";
 import { compactTitle, titleWords } from "../../server/duplicates/normalise-title.ts";
 import { cityKey } from "../../server/duplicates/normalise-place.ts";
 

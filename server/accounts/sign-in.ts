@@ -18,6 +18,7 @@ export const MAX_FAILURES_PER_CLIENT = 20;
 export type SignInResult =
   | { ok: true; account: AccountRecord }
   | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "blocked" }
   | { ok: false; reason: "throttled"; retryAfterSeconds: number };
 
 /** Checks the credentials; on success the caller starts a session. */
@@ -43,6 +44,8 @@ export async function signIn(
     await recordFailure(sql, buckets, SIGN_IN_WINDOW_SECONDS);
     return { ok: false, reason: "invalid" };
   }
+  // Said only to whoever knows the password: the address alone reveals nothing.
+  if (account.blocked_at !== null) return { ok: false, reason: "blocked" };
   await clearFailures(sql, accountBucket);
   if (needsRehash) await updatePasswordHash(sql, account.id, await hashPassword(attempt.password));
   return { ok: true, account };

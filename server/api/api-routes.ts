@@ -39,6 +39,10 @@ import {
   sameEventRoute,
 } from "./admin-duplicates.ts";
 import { auditHandler, auditRoute } from "./admin-audit.ts";
+import {
+  cleanUpContributorHandler,
+  cleanUpContributorRoute,
+} from "./admin-contributor-clean-up.ts";
 import { healthzHandler, healthzRoute } from "./healthz.ts";
 import { openApiHandler, openApiRoute } from "./openapi-document.ts";
 
@@ -64,6 +68,7 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: sameEventRoute, handler: sameEventHandler });
   mount({ route: notSameEventRoute, handler: notSameEventHandler });
   mount({ route: backupRoute, handler: backupHandler });
+  mount({ route: cleanUpContributorRoute, handler: cleanUpContributorHandler });
   mount({ route: auditRoute, handler: auditHandler });
   mount({ route: healthzRoute, handler: healthzHandler });
   mount({ route: openApiRoute, handler: openApiHandler(app) });

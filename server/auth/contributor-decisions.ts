@@ -7,6 +7,7 @@ import type { AppDeps } from "../app-env.ts";
 import { deleteEventsOfContributor } from "../db/event-deletes.ts";
 import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { mendGroupsAfterDeletes } from "../duplicates/regroup.ts";
+import { cleanUpContributorRows, type CleanUpCounts } from "../db/contributor-clean-up.ts";
 
 type Deps = Pick<AppDeps, "db" | "ai">;
 
@@ -29,4 +30,29 @@ export async function deleteContributorEvents(
   // Regrouping runs its own transactions, after the deletion is committed.
   if (deleted > 0) await mendGroupsAfterDeletes(deps.db.sql);
   return deleted;
+}
+
+/**
+ * The one-action clean-up of a contributor: every key revoked, every event deleted (their source
+ * hosts kept as a signal against others), its account blocked from signing in and signed out.
+ */
+export async function cleanUpContributor(
+  deps: Deps,
+  decision: { contributorId: string; decidedBy: string },
+): Promise<CleanUpCounts> {
+  const counts = await deps.db.sql.begin(async (transaction) => {
+    const tx = transaction as unknown as Sql;
+    const changed = await cleanUpContributorRows(tx, decision.contributorId);
+    await recordOperatorDecision(tx, {
+      decidedBy: decision.decidedBy,
+      action: "clean_up",
+      contributorId: decision.contributorId,
+      details: { ...changed },
+    });
+    return changed;
+  });
+  if (counts.events_deleted > 0) await mendGroupsAfterDeletes(deps.db.sql);
+  // Revoked keys' events leave AI search; the worker forgets what it was embedding.
+  deps.ai.wakeWorker();
+  return counts;
 }

@@ -9,13 +9,15 @@ export interface AccountRecord {
   contributor_id: string;
   contributor_name: string;
   operator_confirmed_at: Date | null;
+  /** When an operator cleaned the contributor up; such an account may not sign in. */
+  blocked_at: Date | null;
 }
 
 const UNIQUE_VIOLATION = "23505";
 
 function accountColumns(sql: Sql) {
   return sql`a.id, a.email, a.password_hash, a.contributor_id, c.name AS contributor_name,
-    a.operator_confirmed_at`;
+    a.operator_confirmed_at, c.blocked_at`;
 }
 
 /**

@@ -49,7 +49,9 @@ export async function findLiveSession(
     SELECT live.account_id, a.email, a.contributor_id, c.name AS contributor_name,
            a.operator_confirmed_at, live.csrf_token
     FROM live JOIN accounts a ON a.id = live.account_id
-    JOIN contributors c ON c.id = a.contributor_id`;
+    JOIN contributors c ON c.id = a.contributor_id
+    -- A cleaned-up account's sessions are deleted with it; this covers one started meanwhile.
+    WHERE c.blocked_at IS NULL`;
   return row ?? null;
 }
 

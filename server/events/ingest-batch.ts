@@ -6,6 +6,7 @@ import { unreviewedBudgets } from "../config.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
 import { recordFirstBatch } from "../db/api-keys.ts";
 import { detectDuplicates } from "../duplicates/detect-duplicates.ts";
+import { recordReviewSignals } from "./review-signals.ts";
 import { budgetApplies, budgetRefusal, checkUpcomingBudget, OverBudget } from "./review-budget.ts";
 
 /**
@@ -32,6 +33,10 @@ export async function ingestBatch(
         const result = await upsertEvents(tx, { keyId, contributorId }, events);
         if (limited) await checkUpcomingBudget(tx, { contributorId, limit });
         await detectDuplicates(tx, result.changed);
+        // A trusted key's events need no review; only what waits for review is signalled.
+        if (!principal.trusted) {
+          await recordReviewSignals(tx, { contributorId, events, outcome: result });
+        }
         if (!principal.hasFirstBatch && result.eventIds.length > 0) {
           await recordFirstBatch(tx, keyId, result.eventIds);
         }

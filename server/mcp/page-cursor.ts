@@ -7,16 +7,19 @@ import type { ListCursor } from "../db/event-reads.ts";
 import { decodeJsonToken, encodeJsonToken } from "../base64url.ts";
 import { encodeListCursor, listCursorOf } from "../events/list-cursor.ts";
 import { ToolCallError } from "./tool-results.ts";
+import { decodeFairCursor, encodeFairCursor, type FairCursor } from "../events/fair-cursor.ts";
 
 export type PageCursor =
   | { kind: "listing"; after: ListCursor }
+  | { kind: "fair"; after: FairCursor }
   | { kind: "ranked"; offset: number };
 
 /** The cursor as text for `next_cursor`. */
 export function encodePageCursor(cursor: PageCursor): string {
-  return cursor.kind === "listing"
-    ? encodeListCursor(cursor.after)
-    : encodeJsonToken({ o: cursor.offset });
+  if (cursor.kind === "listing") return encodeListCursor(cursor.after);
+  return encodeJsonToken(
+    cursor.kind === "fair" ? { f: encodeFairCursor(cursor.after) } : { o: cursor.offset },
+  );
 }
 
 /** Reads a cursor this server issued; anything else is a ToolCallError. */
@@ -30,6 +33,11 @@ export function decodePageCursor(text: string, maxOffset: number): PageCursor {
       typeof offset === "number" && Number.isInteger(offset) && offset > 0 && offset <= maxOffset
     ) {
       return { kind: "ranked", offset };
+    }
+    const fair = (payload as { f?: unknown } | null)?.f;
+    if (typeof fair === "string") {
+      const after = decodeFairCursor(fair);
+      if (after) return { kind: "fair", after };
     }
   } catch {
     // Reported below.

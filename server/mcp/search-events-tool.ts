@@ -7,6 +7,8 @@ import type { AppDeps } from "../app-env.ts";
 import { countEvents } from "../db/event-counts.ts";
 import type { EventFilters } from "../db/event-filters.ts";
 import { listEvents } from "../db/event-reads.ts";
+import { listEventsFairly } from "../events/fair-listing.ts";
+import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { SEARCH_MODES, searchEvents, type SearchMode } from "../search/search-events.ts";
 import { CompactEvent, compactEvent, type Site } from "./event-views.ts";
 import { filterArguments, textArgument, toEventFilters } from "./filter-arguments.ts";
@@ -112,32 +114,60 @@ export async function searchEventsTool(
 
 type Page = Omit<SearchEventsOutput, "period" | "notices"> & { notices?: string[] };
 
+/**
+ * Upcoming events without a query: the fair front page (server/events/fair-listing.ts). A cursor
+ * of the plain order (issued before) still pages in that order.
+ */
 async function listing(
   deps: AppDeps,
   site: Site,
   o: { filters: Omit<EventFilters, "q">; limit: number; cursor?: PageCursor },
 ): Promise<Page> {
-  if (o.cursor && o.cursor.kind !== "listing") throw wrongCursor();
+  if (o.cursor?.kind === "ranked") throw wrongCursor();
   const sql = deps.db.sql;
-  const page = await listEvents(sql, o.filters, { limit: o.limit, after: o.cursor?.after });
+  let page: { events: StoredEvent[]; next: PageCursor | null };
+  let results: CompactEvent[];
+  let limit = o.limit;
+  // A page too large for the answer's budget is asked again with fewer events, so that the
+  // cursor starts right after what is shown; each try asks for fewer, so this ends.
+  for (;;) {
+    page = await listingPage(sql, { ...o, limit });
+    results = page.events.map((e) => compactEvent(e, site));
+    const kept = fitPage(results);
+    if (kept >= results.length || limit <= 1) break;
+    limit = Math.max(1, kept);
+  }
   // A first page that holds everything is its own count.
   const total = !o.cursor && !page.next
     ? { count: page.events.length, capped: false }
     : await countEvents(sql, o.filters, TOTAL_CAP);
-  const results = page.events.map((e) => compactEvent(e, site));
-  const kept = fitPage(results);
-  const last = page.events[kept - 1];
-  const next = kept < results.length
-    ? { kind: "listing" as const, after: { starts_at: last.starts_at, id: last.id } }
-    : page.next && { kind: "listing" as const, after: page.next };
   return {
     mode: "upcoming",
     query: null,
     total: total.count,
     total_capped: total.capped,
-    results: results.slice(0, kept),
-    next_cursor: next ? encodePageCursor(next) : null,
+    results: results.slice(0, fitPage(results)),
+    next_cursor: page.next ? encodePageCursor(page.next) : null,
   };
+}
+
+/** One page of the listing, fair unless the cursor is of the plain order. */
+async function listingPage(
+  sql: AppDeps["db"]["sql"],
+  o: { filters: Omit<EventFilters, "q">; limit: number; cursor?: PageCursor },
+): Promise<{ events: StoredEvent[]; next: PageCursor | null }> {
+  if (o.cursor?.kind === "listing") {
+    const plain = await listEvents(sql, o.filters, { limit: o.limit, after: o.cursor.after });
+    return {
+      events: plain.events,
+      next: plain.next && { kind: "listing", after: plain.next },
+    };
+  }
+  const fair = await listEventsFairly(sql, o.filters, {
+    limit: o.limit,
+    after: o.cursor?.kind === "fair" ? o.cursor.after : undefined,
+  });
+  return { events: fair.events, next: fair.next && { kind: "fair", after: fair.next } };
 }
 
 async function ranked(

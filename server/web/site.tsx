@@ -25,6 +25,7 @@ import {
 } from "./routes/account-routes.tsx";
 import { confirmOperatorRoute, dashboardRoute } from "./routes/dashboard-routes.tsx";
 import { auditRoute } from "./routes/audit-route.tsx";
+import { cleanUpConfirmRoute, cleanUpRoute } from "./routes/clean-up-routes.tsx";
 import {
   createKeyRoute,
   deleteAllConfirmRoute,
@@ -100,6 +101,8 @@ export async function createSite(deps: AppDeps): Promise<Site> {
 
   site.get("/review", page, reviewRoute);
   site.get("/review/audit", page, auditRoute);
+  site.get("/review/contributors/:id/clean-up", page, cleanUpConfirmRoute);
+  site.post("/review/contributors/:id/clean-up", page, sameOrigin, cleanUpRoute);
   site.post("/review/keys/:id/trust", page, sameOrigin, decisionRoute("trust"));
   site.post("/review/keys/:id/untrust", page, sameOrigin, decisionRoute("untrust"));
   site.get("/review/keys/:id/revoke", page, revokeConfirmRoute);

@@ -3,8 +3,8 @@
  * who, what, when and the counts, listed newest first with a cursor, and shown to operators.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin, type Json } from "../search/support.ts";
 import { signedInOperator, signedUpContributor } from "../support/unreviewed.ts";

@@ -28,6 +28,7 @@ function unreachable(checker: ContractChecker, kind: string): Set<string> {
     ...["getEvent", "deleteEvent", "getKey", "trustKey", "untrustKey", "revokeKey"]
       .map((op) => `${op} 400`),
     "deleteContributorEvents 400",
+    "cleanUpContributor 400",
     // The embedded database has pgvector (AI search is available) and can be backed up here;
     // a PostgreSQL server is backed up with pg_dump.
     ...(kind === "pglite" ? ["searchEvents 503", "backupDatabase 409"] : ["backupDatabase 200"]),
@@ -274,6 +275,26 @@ for (const kind of testBackends()) {
         await server.service.deps.db.sql`
           UPDATE api_keys SET scopes = '{events:write}' WHERE id = ${unscoped.id}`;
         await overLimit((key) => one(crypto.randomUUID(), key));
+      });
+
+      await t.step("cleanUpContributor", async () => {
+        const victim = await createApiKey(server, { contributor: "to be cleaned up" });
+        const listed = await refused(
+          { method: "GET", path: "/api/v1/admin/keys", key: admin },
+          200,
+        );
+        const id = listed.body.data.find((k: { id: string }) => k.id === victim.id).contributor_id;
+        const cleanUp = (ref: string, key: string | null = admin): Call => ({
+          method: "POST",
+          path: "/api/v1/admin/contributors/{id}/clean-up",
+          params: { id: ref },
+          key,
+        });
+        await refused(cleanUp(id), 200);
+        await refused(cleanUp(crypto.randomUUID()), 404);
+        await refused(cleanUp(id, null), 401);
+        await refused(cleanUp(id, writer.key), 403);
+        await overLimit((key) => cleanUp(id, key));
       });
 
       await t.step("listAudit", async () => {

@@ -4,8 +4,8 @@
  * service, scored against the labelled pairs.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { startTestApp } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { startTestApp } from "../../dev-support/test-server.ts";
 import { duplicateSources } from "../../scripts/support/duplicate-sources.ts";
 import { readLabels, score, servicePairs } from "../../scripts/support/duplicate-eval.ts";
 

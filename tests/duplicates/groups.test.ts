@@ -3,8 +3,8 @@
  * with `duplicates`, and groups follow edits and deletes without anyone's event changing hands.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestApp, type TestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestApp, type TestServer } from "../../dev-support/test-server.ts";
 import { get, postEvents, send } from "../ingest/support/http.ts";
 
 /** The same conference as two lists word it. */

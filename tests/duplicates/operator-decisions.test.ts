@@ -1,7 +1,7 @@
 /** Operators split wrong groups and join listings by hand; their decisions outlast re-pushes. */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, startTestApp, type TestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestApp, type TestServer } from "../../dev-support/test-server.ts";
 import { get, postEvents } from "../ingest/support/http.ts";
 
 const conference = {

@@ -1,7 +1,7 @@
 /** The operators' duplicates page: groups shown, split and joined as the operator API does. */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { FormClient, signUp } from "../web/support/form-client.ts";
 
 const listing = {

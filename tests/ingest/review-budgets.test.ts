@@ -4,8 +4,8 @@
  * status and code; trusting one of its keys lifts the budget, and operator-made keys never had one.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin } from "../search/support.ts";
 import { dashboardKey, signedUpContributor } from "../support/unreviewed.ts";
@@ -38,6 +38,9 @@ for (const kind of testBackends()) {
           const rates = await sql`SELECT rate_limit_per_minute AS r FROM api_keys
           WHERE contributor_id = ${contributorId}`;
           assert.deepEqual(rates.map((row) => row.r), [7, 7, 7]);
+          const dashboard = await spammer.client.get("/dashboard");
+          assert.match(dashboard.text, /at most\s+150 upcoming events and 3\s+keys/);
+          assert.match(dashboard.text, /7\s+requests a minute/);
           const pushed = await postBatch(server.url, one.key, batch(1, 1));
           assert.equal(pushed.headers.get("RateLimit-Policy"), '"default";q=7;w=60');
           const fourth = await dashboardKey(spammer.client, "one too many");
@@ -93,6 +96,7 @@ for (const kind of testBackends()) {
         assert.equal(await storedOf(contributorId), 240);
         const fourth = await dashboardKey(spammer.client, "now allowed");
         assert.ok("key" in fourth, JSON.stringify(fourth));
+        assert.doesNotMatch((await spammer.client.get("/dashboard")).text, /upcoming events and/);
       });
     } finally {
       await server.close();

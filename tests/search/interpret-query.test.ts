@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { EventInput } from "../../shared/event-schema.ts";
 import { upsertEvents } from "../../server/db/events.ts";
 import { interpretQuery } from "../../server/search/interpret-query.ts";
-import { openTestDatabase, testBackends } from "../support/databases.ts";
-import { insertWriterKey } from "../support/writer-key.ts";
+import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
 
 const NOW = new Date("2030-05-14T12:00:00Z");

@@ -5,8 +5,8 @@
  * embeds about 25 events a second, too slow for a test.
  */
 import assert from "node:assert/strict";
-import { openTestDatabase, testBackends } from "../support/databases.ts";
-import { insertWriterKey } from "../support/writer-key.ts";
+import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { upsertEvents } from "../../server/db/events.ts";
 import { refreshTextStats } from "../../server/db/text-stats.ts";
 import { rankByText } from "../../server/search/ranked-events.ts";

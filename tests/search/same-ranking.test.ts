@@ -3,10 +3,10 @@
  * events in the same order for the same words and filters, and report the same interpretation.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../support/databases.ts";
-import { createApiKey, postBatch, startTestServer } from "../support/test-server.ts";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
-import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
 import { connectClient } from "../mcp/support.ts";
 import { admin, eventually, search } from "./support.ts";
 

@@ -8,6 +8,7 @@ import { EventsTable, KeysTable } from "../components/dashboard-tables.tsx";
 import { FormProblems } from "../components/form-problems.tsx";
 import type { PageContext } from "../page-context.ts";
 import type { Viewer } from "../../accounts/viewer.ts";
+import type { UnreviewedBudgets } from "../../config.ts";
 
 export interface DashboardPageProps {
   page: PageContext;
@@ -18,7 +19,20 @@ export interface DashboardPageProps {
   /** Problems of a new-key form sent back, with what was typed. */
   keyForm?: { problems: string[]; name?: string };
   now: Date;
+  /** The budgets the account is held to until an operator reviews it; null once reviewed. */
+  budgets?: UnreviewedBudgets | null;
 }
+
+/** What a new account may do before review, said before it runs into it. */
+const Budgets: FC<{ budgets: UnreviewedBudgets }> = ({ budgets }) => (
+  <p class="notice" role="note">
+    Until an operator has reviewed your events, your account may hold at most{" "}
+    {budgets.maxUpcomingEvents} upcoming events and {budgets.maxKeys} keys, each key may make{" "}
+    {budgets.rateLimitPerMinute}{" "}
+    requests a minute, and your events share the front page with everyone else's. Once an operator
+    trusts one of your keys, these limits no longer apply.
+  </p>
+);
 
 const LIFETIME_LABELS: Record<typeof KEY_LIFETIMES[number], string> = {
   "30": "In 30 days",
@@ -89,7 +103,7 @@ const OperatorConfirmation: FC<{ viewer: Viewer }> = ({ viewer }) => (
 );
 
 export const DashboardPage: FC<DashboardPageProps> = (
-  { page, viewer, keys, events, notices, keyForm, now },
+  { page, viewer, keys, events, notices, keyForm, now, budgets },
 ) => (
   <Layout page={page} title="Dashboard">
     <h1>Dashboard</h1>
@@ -105,6 +119,7 @@ export const DashboardPage: FC<DashboardPageProps> = (
     </p>
     {notices.map((notice) => <p key={notice} class="notice ok" role="status">{notice}</p>)}
     {viewer.operatorAddress && !viewer.isOperator ? <OperatorConfirmation viewer={viewer} /> : null}
+    {budgets ? <Budgets budgets={budgets} /> : null}
     <section aria-labelledby="keys-heading">
       <h2 id="keys-heading">Your API keys</h2>
       {keys.length > 0

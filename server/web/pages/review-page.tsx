@@ -8,12 +8,35 @@ import { EventCard } from "../components/event-card.tsx";
 import type { PageContext } from "../page-context.ts";
 import type { Viewer } from "../../accounts/viewer.ts";
 import { formatInstant } from "../event-times.ts";
+import { type Signal, SIGNALS } from "../../events/event-signals.ts";
 
-/** A pending key and its first batch. */
+/** A pending key, its first batch, and its contributor's review signals (events per signal). */
 export interface PendingReview {
   key: ApiKeyRecord;
   batch: { received_at: string; events: StoredEvent[] } | null;
+  signals: Record<string, number>;
 }
+
+/** Why the queue puts a contributor where it is, as a list of reasons. */
+const Signals: FC<{ signals: Record<string, number> }> = ({ signals }) => {
+  const found = Object.entries(signals).sort(([, a], [, b]) => b - a);
+  if (found.length === 0) return <p class="meta">No review signals.</p>;
+  return (
+    <div class="notice" role="note">
+      <p>
+        <strong>Look first:</strong>
+      </p>
+      <ul class="signals">
+        {found.map(([signal, events]) => (
+          <li key={signal}>
+            {events} event{events === 1 ? "" : "s"} with{" "}
+            {SIGNALS[signal as Signal] ?? signal.replaceAll("_", " ")}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+};
 
 export interface ReviewPageProps {
   page: PageContext;
@@ -36,7 +59,7 @@ const Decision: FC<
 );
 
 const Review: FC<{ viewer: Viewer; review: PendingReview }> = ({ viewer, review }) => {
-  const { key, batch } = review;
+  const { key, batch, signals } = review;
   const events = batch?.events ?? [];
   return (
     <article class="review stack" aria-labelledby={`key-${key.id}`}>
@@ -48,6 +71,7 @@ const Review: FC<{ viewer: Viewer; review: PendingReview }> = ({ viewer, review 
         <span>Created {formatInstant(key.created_at)} by {key.created_by}</span>
         {batch ? <span>First batch {formatInstant(batch.received_at)}</span> : null}
       </p>
+      <Signals signals={signals} />
       <h3>First batch: {events.length} event{events.length === 1 ? "" : "s"} still listed</h3>
       {events.length > 0
         ? (
@@ -74,6 +98,9 @@ const Review: FC<{ viewer: Viewer; review: PendingReview }> = ({ viewer, review 
           href={`/review/contributors/${key.contributor_id}/delete-events`}
         >
           Delete all their events…
+        </a>
+        <a class="button secondary" href={`/review/contributors/${key.contributor_id}/clean-up`}>
+          Clean up: revoke keys, delete events, block sign-in…
         </a>
       </div>
     </article>
@@ -125,9 +152,10 @@ export const ReviewPage: FC<ReviewPageProps> = ({ page, viewer, pending, trusted
   <Layout page={page} title="Review queue">
     <h1>Review queue</h1>
     <p>
-      Keys whose first batch waits for a decision. Trusting a key puts every current and future
-      event it writes into AI search; its events are listed and text-searchable either way. Every
-      decision is in the <a href="/review/audit">audit log</a>.
+      Keys whose first batch waits for a decision, those whose contributor's events carry the most
+      review signals first. Trusting a key puts every current and future event it writes into AI
+      search; its events are listed and text-searchable either way. Every decision is in the{" "}
+      <a href="/review/audit">audit log</a>.
     </p>
     <p>
       <a href="/review/duplicates">Duplicate listings</a>: groups of listings of one event, to split

@@ -16,7 +16,7 @@ type Kind = "sign-up" | "sign-in";
 function accountPage(
   c: Context<AppEnv>,
   kind: Kind,
-  form: { email?: string; problems?: string[]; status?: 200 | 400 | 429 } = {},
+  form: { email?: string; problems?: string[]; status?: 200 | 400 | 403 | 429 } = {},
 ): Response {
   const page = pageContext(c);
   const body = renderDocument(
@@ -93,9 +93,11 @@ export async function signInRoute(c: Context<AppEnv>): Promise<Response> {
           ? `Too many failed sign-ins. Try again in ${
             Math.ceil(result.retryAfterSeconds / 60)
           } minutes.`
+          : result.reason === "blocked"
+          ? "An operator has closed this account: it can no longer sign in."
           : "Email address or password is wrong.",
       ],
-      status: throttled ? 429 : 400,
+      status: throttled ? 429 : result.reason === "blocked" ? 403 : 400,
     });
   }
   await startSession(c, deps.db.sql, result.account.id);

@@ -10,6 +10,8 @@ import { AppError } from "../../errors.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { DashboardPage, type DashboardPageProps } from "../pages/dashboard-page.tsx";
 import type { Viewer } from "../../accounts/viewer.ts";
+import { contributorIsUnreviewed } from "../../db/unreviewed-rule.ts";
+import { unreviewedBudgets } from "../../config.ts";
 import { pageContext } from "../site-context.ts";
 
 /** Events listed on the dashboard. */
@@ -41,9 +43,10 @@ export async function renderDashboard(
 ): Promise<Response> {
   const viewer = requireViewer(c);
   const sql = c.get("deps").db.sql;
-  const [keys, events] = await Promise.all([
+  const [keys, events, unreviewed] = await Promise.all([
     keysOfContributor(sql, viewer.contributorId),
     recentEventsOfContributor(sql, viewer.contributorId, RECENT_EVENTS),
+    contributorIsUnreviewed(sql, viewer.contributorId),
   ]);
   const notices = noticesOf(c, NOTICES);
   c.header("Cache-Control", "no-store");
@@ -57,6 +60,7 @@ export async function renderDashboard(
         notices={notices}
         keyForm={options.keyForm}
         now={new Date()}
+        budgets={unreviewed ? unreviewedBudgets(c.get("deps").config) : null}
       />,
     ),
     options.status ?? 200,

@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
 import { EventListQuery, filtersOf, parseQuery } from "../../api/event-query.ts";
 import { listEvents } from "../../db/event-reads.ts";
+import { listEventsFairly } from "../../events/fair-listing.ts";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import { calendarOf } from "../feeds/ics-writer.ts";
 import { atomFeedOf } from "../feeds/atom-writer.ts";
@@ -15,13 +16,20 @@ import { withParams } from "../page-query.ts";
 /** Feeds hold the largest page the API gives unless `limit` says otherwise. */
 const FEED_DEFAULT_LIMIT = "100";
 
+/**
+ * A feed without words (and without a cursor of the list API) is the fair front page
+ * (server/events/fair-listing.ts); with them, the API's listing.
+ */
 async function feedEvents(c: Context<AppEnv>): Promise<StoredEvent[]> {
   const raw = c.req.query();
   const query = parseQuery(EventListQuery, { limit: FEED_DEFAULT_LIMIT, ...raw });
-  const page = await listEvents(c.get("deps").db.sql, filtersOf(query), {
-    limit: query.limit,
-    after: query.cursor,
-  });
+  const sql = c.get("deps").db.sql;
+  const filters = filtersOf(query);
+  if (filters.q === undefined && query.cursor === undefined) {
+    const { q: _q, ...rest } = filters;
+    return (await listEventsFairly(sql, rest, { limit: query.limit })).events;
+  }
+  const page = await listEvents(sql, filters, { limit: query.limit, after: query.cursor });
   return page.events;
 }
 

@@ -5,6 +5,8 @@ import { encodeCursor } from "../../api/event-query.ts";
 import { listEvents } from "../../db/event-reads.ts";
 import { searchEvents } from "../../search/search-events.ts";
 import type { Interpreted } from "../../search/interpret-query.ts";
+import { listEventsFairly } from "../../events/fair-listing.ts";
+import { decodeFairCursor, encodeFairCursor } from "../../events/fair-cursor.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { HomePage, type HomeResults } from "../pages/home-page.tsx";
 import { pageFilters, type PageQuery, readPageQuery, withParams } from "../page-query.ts";
@@ -14,18 +16,39 @@ import { siteOrigin } from "../../request-origin.ts";
 const PAGE_SIZE = 20;
 const MAX_SEARCH_RESULTS = 100;
 
+/**
+ * The listing without words: the fair front page, paged by `after` (its own cursor). A `cursor`
+ * of the list API still pages in the API's plain order.
+ */
 async function listing(c: Context<AppEnv>, query: PageQuery, params: Record<string, string>) {
-  const page = await listEvents(c.get("deps").db.sql, pageFilters(query), {
+  const sql = c.get("deps").db.sql;
+  const { q: _q, ...filters } = pageFilters(query);
+  const rawAfter = c.req.query("after");
+  const after = rawAfter ? decodeFairCursor(rawAfter) : null;
+  const notices = rawAfter && !after
+    ? ["Ignored a filter: after is not a page link this site made; showing the first page."]
+    : [];
+  if (query.cursor !== undefined) {
+    const page = await listEvents(sql, filters, { limit: PAGE_SIZE, after: query.cursor });
+    const next = encodeCursor(page.next);
+    return {
+      events: page.events,
+      nextHref: next ? withParams("/", { ...params, cursor: next }) : null,
+      isLaterPage: true,
+      kind: "list" as const,
+      notices,
+    };
+  }
+  const page = await listEventsFairly(sql, filters, {
     limit: PAGE_SIZE,
-    after: query.cursor,
+    after: after ?? undefined,
   });
-  const next = encodeCursor(page.next);
   return {
     events: page.events,
-    nextHref: next ? withParams("/", { ...params, cursor: next }) : null,
-    isLaterPage: query.cursor !== undefined,
+    nextHref: page.next ? withParams("/", { ...params, after: encodeFairCursor(page.next) }) : null,
+    isLaterPage: after !== null,
     kind: "list" as const,
-    notices: [],
+    notices,
   };
 }
 

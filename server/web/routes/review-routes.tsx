@@ -8,6 +8,7 @@ import type { AppEnv } from "../../app-env.ts";
 import { checkedForm } from "../../accounts/csrf.ts";
 import { type ApiKeyRecord, findApiKeyByRef, listApiKeys } from "../../db/api-keys.ts";
 import { firstBatchOf } from "../../db/key-trust.ts";
+import { signalCounts } from "../../db/event-signals.ts";
 import { deleteContributorEvents } from "../../auth/contributor-decisions.ts";
 import { contributorExists } from "../../db/event-deletes.ts";
 import { revokeKey, trustKey, untrustKey } from "../../auth/key-decisions.ts";
@@ -38,22 +39,43 @@ async function keyFromPath(c: Context<AppEnv>): Promise<ApiKeyRecord> {
   return key;
 }
 
+/**
+ * Pending keys whose contributors' events carry the most review signals first (every event
+ * counted once per signal it has); among equals, the oldest first batch first.
+ */
+function queueOrder(
+  keys: ApiKeyRecord[],
+  signals: Map<string, Record<string, number>>,
+): ApiKeyRecord[] {
+  const score = (key: ApiKeyRecord) =>
+    Object.values(signals.get(key.contributor_id) ?? {}).reduce((a, b) => a + b, 0);
+  return [...keys].sort((a, b) =>
+    score(b) - score(a) ||
+    (a.first_batch_at?.getTime() ?? 0) - (b.first_batch_at?.getTime() ?? 0)
+  );
+}
+
 const NOTICES: Record<string, string> = {
   trusted: "Trusted: the key's events are entering AI search.",
   untrusted: "Decided: the key's events stay out of AI search.",
   revoked: "Revoked: the key is refused from its next request on.",
   deleted: "Deleted every event of the contributor.",
+  cleaned: "Cleaned up: the contributor's keys are revoked, its events deleted and its account " +
+    "blocked from signing in.",
 };
 
 /** GET /review */
 export async function reviewRoute(c: Context<AppEnv>): Promise<Response> {
   const viewer = requireOperator(c);
   const sql = c.get("deps").db.sql;
-  const pendingKeys = (await listApiKeys(sql, { status: "pending" }))
-    .sort((a, b) => (a.first_batch_at?.getTime() ?? 0) - (b.first_batch_at?.getTime() ?? 0))
-    .slice(0, QUEUE_LENGTH);
+  const pendingKeys = await listApiKeys(sql, { status: "pending" });
+  const signals = await signalCounts(sql, [...new Set(pendingKeys.map((k) => k.contributor_id))]);
   const pending = await Promise.all(
-    pendingKeys.map(async (key) => ({ key, batch: await firstBatchOf(sql, key.id) })),
+    queueOrder(pendingKeys, signals).slice(0, QUEUE_LENGTH).map(async (key) => ({
+      key,
+      batch: await firstBatchOf(sql, key.id),
+      signals: signals.get(key.contributor_id) ?? {},
+    })),
   );
   const trusted = await listApiKeys(sql, { status: "trusted" });
   const notices = noticesOf(c, NOTICES);

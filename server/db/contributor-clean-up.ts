@@ -1,0 +1,63 @@
+/**
+ * The statements of a clean-up: every key of a contributor revoked, its events' source hosts
+ * noted as spam hosts, every event deleted, its account blocked and signed out. Run them in one
+ * transaction (server/auth/contributor-decisions.ts).
+ */
+import type { Sql } from "postgres";
+
+/** What a clean-up changed. */
+export interface CleanUpCounts {
+  keys_revoked: number;
+  events_deleted: number;
+  sessions_ended: number;
+}
+
+/** The host of an http(s) URL on `e.source_url`, lower-cased. */
+function sourceHost(sql: Sql) {
+  return sql`lower(substring(e.source_url from '^[A-Za-z]+://([^/:?#@]+)'))`;
+}
+
+/** Revokes the contributor's keys, deletes its events, blocks its account; returns the counts. */
+export async function cleanUpContributorRows(
+  sql: Sql,
+  contributorId: string,
+): Promise<CleanUpCounts> {
+  const keys = await sql`
+    UPDATE api_keys SET revoked_at = now()
+    WHERE contributor_id = ${contributorId}::uuid AND revoked_at IS NULL`;
+  await sql`
+    INSERT INTO spam_hosts AS s (host, events)
+    SELECT ${sourceHost(sql)} AS host, count(*)::int FROM events e
+    WHERE e.contributor_id = ${contributorId}::uuid AND ${sourceHost(sql)} IS NOT NULL
+    GROUP BY 1
+    ON CONFLICT (host) DO UPDATE SET events = s.events + EXCLUDED.events`;
+  const events = await sql`DELETE FROM events WHERE contributor_id = ${contributorId}::uuid`;
+  await sql`
+    UPDATE contributors SET blocked_at = coalesce(blocked_at, now())
+    WHERE id = ${contributorId}::uuid`;
+  const sessions = await sql`
+    DELETE FROM sessions
+    WHERE account_id IN (SELECT id FROM accounts WHERE contributor_id = ${contributorId}::uuid)`;
+  return {
+    keys_revoked: keys.count,
+    events_deleted: events.count,
+    sessions_ended: sessions.count,
+  };
+}
+
+/** What a clean-up of the contributor would change, for the confirmation; null if unknown. */
+export async function cleanUpPreview(
+  sql: Sql,
+  contributorId: string,
+): Promise<{ name: string; active_keys: number; events: number; email: string | null } | null> {
+  const [row] = await sql<
+    { name: string; active_keys: number; events: number; email: string | null }[]
+  >`
+    SELECT c.name,
+      (SELECT count(*)::int FROM api_keys k
+       WHERE k.contributor_id = c.id AND k.revoked_at IS NULL) AS active_keys,
+      (SELECT count(*)::int FROM events e WHERE e.contributor_id = c.id) AS events,
+      (SELECT a.email FROM accounts a WHERE a.contributor_id = c.id) AS email
+    FROM contributors c WHERE c.id = ${contributorId}::uuid`;
+  return row ?? null;
+}
