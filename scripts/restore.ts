@@ -19,10 +19,16 @@ function parseArgs(args: string[]): { file: string; dataDir: string } {
   return { file: files[0], dataDir };
 }
 
+/** "1 key", "3 keys". */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 try {
   const summary = await restoreEmbeddedBackup(parseArgs(Deno.args));
   console.log(
-    `Restored ${summary.events} events and ${summary.keys} keys into ${summary.dataDir} ` +
+    `Restored ${counted(summary.events, "event")} and ${counted(summary.keys, "key")} into ` +
+      `${summary.dataDir} ` +
       `(schema version ${summary.schemaVersion}). Start the server with ` +
       `DATA_DIR=${summary.dataDir}.`,
   );

@@ -1,6 +1,6 @@
 /**
  * Expands a recurring master within the window, under bounds: at most MAX_OCCURRENCES events,
- * MAX_STEPS candidate steps and MAX_MS of time per series. A series that reaches a bound, or whose
+ * MAX_STEPS candidate steps and MAX_MS of processor time per series. A series that reaches a bound, or whose
  * values cannot be read, becomes one invalid record at its line and nothing of it is sent.
  */
 import ICAL from "ical.js";
@@ -24,7 +24,7 @@ type Duration = InstanceType<typeof ICAL.Duration>;
 export const MAX_OCCURRENCES = 10_000;
 /** Candidate steps (days, hours, ... examined) one series may take. */
 export const MAX_STEPS = 1_000_000;
-/** Time one series may take. */
+/** Processor time one series may take. */
 export const MAX_MS = 2_000;
 
 const DAY_MS = 86_400_000;

@@ -82,8 +82,11 @@ function wallMsOf(t: Time | RuleTime): number {
 }
 
 /**
- * Whether a wall time is past the rule's UNTIL. A UTC UNTIL is compared as an instant in DTSTART's
- * zone; a date or floating UNTIL (and any UNTIL of an all-day or floating series) as a wall time.
+ * Whether a wall time is past the rule's UNTIL. With a DTSTART in a zone, a date-time UNTIL is an
+ * instant in UTC: RFC 5545 3.3.10 requires the Z there, and an UNTIL written without it is read as
+ * UTC all the same, as ical.js reads it (node-ical reads it in DTSTART's zone instead; in a zone
+ * west of UTC that gives one occurrence more). A date UNTIL (and any UNTIL of an all-day, floating
+ * or UTC series) is compared as a wall time.
  */
 function untilTest(until: RuleTime | null, dtstart: Time): ((wallMs: number) => boolean) | null {
   if (until === null) return null;
@@ -93,7 +96,7 @@ function untilTest(until: RuleTime | null, dtstart: Time): ((wallMs: number) => 
     return (wallMs) => Math.floor(wallMs / DAY_MS) > lastDay;
   }
   const zone = dtstart.zone;
-  const zoned = until.utc && !dtstart.isDate && zone && zone !== ICAL.Timezone.localTimezone &&
+  const zoned = !dtstart.isDate && zone && zone !== ICAL.Timezone.localTimezone &&
     zone !== ICAL.Timezone.utcTimezone;
   if (!zoned) return (wallMs) => wallMs > untilWall;
   const untilSeconds = untilWall / 1000;

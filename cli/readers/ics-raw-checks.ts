@@ -89,8 +89,15 @@ export function checkVevent(text: string): CheckedVevent | { message: string } {
   for (const line of text.split("\r\n")) {
     const name = nameOf(line);
     if (name === null) {
+      // A folded line whose continuation lost its leading space (Apple's calendar server writes
+      // them). node-ical and Python's icalendar skip such a line and keep the event; ical.js
+      // refuses the whole calendar. Skipped here too, and said, since its text is lost.
       const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
-      return { message: `line ${JSON.stringify(shown)} is not a property (NAME:value)` };
+      warnings.push(
+        `line ${JSON.stringify(shown)} is not a property (NAME:value) and does not start with a ` +
+          "space, so it continues no line: left out (a folded line's continuation starts with a space)",
+      );
+      continue;
     }
     if (name === "BEGIN") depth++;
     else if (name === "END") depth--;

@@ -1,6 +1,8 @@
 /**
- * Reads an RRULE value (RFC 5545 3.3.10) strictly: every rule part checked, unknown parts and
- * impossible values reported in plain words, never passed on to be guessed at.
+ * Reads an RRULE value (RFC 5545 3.3.10): every known rule part checked, impossible values
+ * reported in plain words, never passed on to be guessed at. A part it does not know is left out
+ * with a warning, as ical.js and other readers leave it out (Google Calendar has written
+ * `RRULE:RRULE:AnythingRandom;FREQ=WEEKLY;...`): the rest of the rule still says what repeats.
  */
 import { closestName } from "./did-you-mean.ts";
 
@@ -143,20 +145,32 @@ function positive(name: string, value: string): number {
   return n;
 }
 
-/** The rule parts as NAME -> value; duplicates, unknown and empty parts are reported. */
-function splitParts(text: string): Map<string, string> {
+/**
+ * The rule parts as NAME -> value; duplicate and empty parts are errors, unknown parts are left
+ * out with a warning.
+ */
+function splitParts(text: string, warnings: string[]): Map<string, string> {
   const parts = new Map<string, string>();
   for (const raw of text.split(";")) {
     if (raw.trim() === "") continue;
     const eq = raw.indexOf("=");
-    if (eq <= 0) fail(`${JSON.stringify(raw)} is not a rule part (NAME=value)`);
+    if (eq <= 0) {
+      warnings.push(
+        `RRULE part ${
+          JSON.stringify(raw)
+        } is not NAME=value: left out, the rest of the rule is read`,
+      );
+      continue;
+    }
     const name = raw.slice(0, eq).trim().toUpperCase();
     const value = raw.slice(eq + 1).trim();
     // Extension parts (X-NAME) are allowed by RFC 5545 and mean nothing to us.
     if (name.startsWith("X-")) continue;
     if (!PARTS.includes(name)) {
       const guess = closestName(name, PARTS);
-      fail(`${name} is not a rule part${guess ? ` (did you mean ${guess}?)` : ""}`);
+      const hint = guess ? ` (did you mean ${guess}?)` : "";
+      warnings.push(`RRULE part ${name} is unknown${hint}: left out, the rest of the rule is read`);
+      continue;
     }
     if (parts.has(name)) fail(`${name} is given twice`);
     if (value === "") fail(`${name} has no value`);
@@ -223,14 +237,14 @@ function readCountAndUntil(parts: Map<string, string>, warnings: string[]) {
 export function parseRule(text: string): ParsedRule {
   try {
     if (text.trim() === "") fail("RRULE is empty: it needs at least FREQ (such as FREQ=WEEKLY)");
-    const parts = splitParts(text);
+    const warnings: string[] = [];
+    const parts = splitParts(text, warnings);
     const freqText = parts.get("FREQ");
     if (freqText === undefined) fail("RRULE has no FREQ (such as FREQ=WEEKLY)");
     const freq = freqText.toUpperCase() as Frequency;
     if (!FREQUENCIES.includes(freq)) {
       fail(`FREQ=${freqText} is not a frequency (${FREQUENCIES.join(", ")})`);
     }
-    const warnings: string[] = [];
     const list = (name: string, min: number, max: number) => {
       const value = parts.get(name);
       return value === undefined ? null : integers(name, value, { min, max });

@@ -133,8 +133,20 @@ export function* expandSeries(
     // A series that could not be expanded is reported once, with nothing of it sent.
     if (!expanded.ok) return;
   }
-  // Overrides that matched no generated occurrence are instances in their own right.
-  for (const [key, { v }] of overrides) {
+  const expandedSeries = master !== null && isRecurring(master);
+  // Overrides that matched no generated occurrence are instances in their own right; except a
+  // RANGE=THISANDFUTURE one of a series, which has already changed the occurrences after its
+  // RECURRENCE-ID (ical.js does the same): as an event of its own it would be one too many.
+  for (const [key, { v, thisAndFuture }] of overrides) {
+    if (thisAndFuture && expandedSeries) {
+      yield {
+        kind: "warning",
+        location: context.location(v.line),
+        message: `${uid}: RECURRENCE-ID;RANGE=THISANDFUTURE ${key} matches no occurrence of the ` +
+          "series: it changes the later occurrences only, and is not an event of its own",
+      };
+      continue;
+    }
     const start = timeProperty(v.component, "dtstart") as IcsTime;
     const item = emit(v, `${uid}#${key}`, start, { ownStart: true, context, checkWindow: true });
     if (item) yield item;

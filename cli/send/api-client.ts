@@ -4,6 +4,7 @@
  * into the Authorization header only and into no message.
  */
 import type { Agent } from "undici";
+import { ErrorBody } from "../../shared/api-schemas.ts";
 import { describeNetworkError } from "./network-errors.ts";
 
 // undici is loaded on the first request: `validate` and `push --dry-run` never need it, and
@@ -112,12 +113,15 @@ export function errorText(response: ApiResponse): string {
   return ownWords(response).replace(/(?<!\.)\.$/, "");
 }
 
+// Whatever part of our error shape an answer has (a proxy's may have neither).
+const ErrorWords = ErrorBody.pick({ error: true, message: true }).partial();
+
 function ownWords(response: ApiResponse): string {
-  const body = response.body as { message?: unknown; error?: unknown } | string | null;
-  if (body && typeof body === "object") {
-    const message = typeof body.message === "string" ? body.message.trim() : undefined;
-    const error = typeof body.error === "string" ? body.error.trim() : undefined;
-    if (message || error) return message || error || "";
+  const body = response.body;
+  const words = ErrorWords.safeParse(body);
+  if (words.success) {
+    const text = words.data.message?.trim() || words.data.error?.trim();
+    if (text) return text;
   }
   if (typeof body === "string" && body.trim() !== "") return body.trim().slice(0, 200);
   return `HTTP ${response.status}`;

@@ -3,6 +3,7 @@
  * page by page) and deleting some (POST /api/v1/events/delete, 100 at a time).
  */
 import { DeleteResult, type OwnEvent, OwnEventPage } from "../../shared/own-events-schemas.ts";
+import { ValidationErrorBody } from "../../shared/api-schemas.ts";
 import { GaveUpError, UsageError } from "../errors.ts";
 import { type ApiResponse, errorText } from "./api-client.ts";
 import type { RequestPlan, RetryingRequests } from "./retrying-request.ts";
@@ -21,9 +22,9 @@ const MAX_PAGES = 1000;
 const DELETE_BATCH = 100;
 
 function refused(what: string, response: ApiResponse): never {
-  const body = response.body as { details?: { message: string }[] } | null;
-  const details = body && typeof body === "object" && Array.isArray(body.details)
-    ? `: ${body.details.map((d) => d.message).join("; ")}`
+  const body = ValidationErrorBody.safeParse(response.body);
+  const details = body.success
+    ? `: ${body.data.details.map((d) => d.message).join("; ")}`
     : `: ${errorText(response)}`;
   if (response.status === 400 || response.status === 404) {
     throw new UsageError(`Cannot ${what} (${response.status})${details}`);

@@ -2,7 +2,10 @@
  * Paces requests by the server's IETF draft RateLimit fields, so a long feed waits before it is
  * refused instead of after, and reads Retry-After when it is refused anyway.
  */
+import { ErrorBody } from "../../shared/api-schemas.ts";
 import { type ApiResponse, header } from "./api-client.ts";
+
+const RetryAfterBody = ErrorBody.pick({ retry_after: true });
 
 /** What the server said about the quota after the last answer. */
 export interface RateLimitState {
@@ -36,11 +39,8 @@ export function retryAfterSeconds(response: ApiResponse, now = Date.now()): numb
     const date = Date.parse(value);
     if (!Number.isNaN(date)) return Math.max(0, (date - now) / 1000);
   }
-  const body = response.body as { retry_after?: unknown } | null;
-  if (body && typeof body === "object" && typeof body.retry_after === "number") {
-    return body.retry_after;
-  }
-  return null;
+  const body = RetryAfterBody.safeParse(response.body);
+  return body.success ? body.data.retry_after ?? null : null;
 }
 
 /** Milliseconds to wait before the next request, given the last answer's quota. */

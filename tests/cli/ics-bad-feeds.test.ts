@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { CheckedRecord } from "../../cli/readers/read-records.ts";
-import { readText, valid } from "./support/read-file.ts";
+import { DATA, readFile, readText, valid } from "./support/read-file.ts";
 import { runCli } from "../../dev-support/run-cli.ts";
 
 const SOURCE = "https://calendar.example.org/feed";
@@ -73,11 +73,10 @@ Deno.test("FREQ=SECONDLY without an end stops at the occurrence bound, as one in
   assert.match(message, /--horizon or --from/);
 });
 
-Deno.test("empty, misspelt and broken rules are reported in plain words", async () => {
+Deno.test("empty and broken rules are reported in plain words", async () => {
   const text = calendar(
     series("empty", "RRULE:"),
-    series("misspelt", "RRULE:FREQ=DAILY;UNTL=20240110T000000Z"),
-    series("garbage", "RRULE:RRULE:AnythingRandom;FREQ=WEEKLY"),
+    series("no-freq", "RRULE:COUNT=3"),
     series("exrule", "EXRULE:FREQ=DAILY"),
     FINE,
   );
@@ -85,8 +84,7 @@ Deno.test("empty, misspelt and broken rules are reported in plain words", async 
   assert.equal(valid(records).length, 1);
   assert.deepEqual(messages(records, "invalid"), [
     "RRULE: cannot be expanded: RRULE is empty: it needs at least FREQ (such as FREQ=WEEKLY)",
-    "RRULE:FREQ=DAILY;UNTL=20240110T000000Z cannot be expanded: UNTL is not a rule part (did you mean UNTIL?)",
-    'RRULE:RRULE:AnythingRandom;FREQ=WEEKLY cannot be expanded: "RRULE:AnythingRandom" is not a rule part (NAME=value)',
+    "RRULE:COUNT=3 cannot be expanded: RRULE has no FREQ (such as FREQ=WEEKLY)",
     "EXRULE is not supported (RFC 5545 removed it): list the excluded dates as EXDATE",
   ]);
   for (const message of messages(records, "invalid")) {
@@ -182,6 +180,109 @@ Deno.test("COUNT counts the occurrences themselves (RFC 5545 3.3.10)", async () 
     events.filter((e) => String(e.external_id).startsWith("twentieth#")).map((e) => e.external_id),
     ["twentieth#20240120", "twentieth#20240920", "twentieth#20241020", "twentieth#20241120"],
   );
+});
+
+Deno.test("a rule part nobody knows (Google's RRULE:RRULE:AnythingRandom) is left out with a warning and the rest expands", async () => {
+  const text = calendar(
+    series("google", "RRULE:RRULE:AnythingRandom;FREQ=WEEKLY;COUNT=3"),
+    series("misspelt", "RRULE:FREQ=DAILY;COUNT=2;UNTL=20240110T000000Z"),
+  );
+  const records = await readText("ics", text, WINDOW);
+  assert.deepEqual(valid(records).map((e) => e.external_id), [
+    "google#20240101T100000Z",
+    "google#20240108T100000Z",
+    "google#20240115T100000Z",
+    "misspelt#20240101T100000Z",
+    "misspelt#20240102T100000Z",
+  ]);
+  assert.deepEqual(messages(records, "warning"), [
+    'google: RRULE part "RRULE:AnythingRandom" is not NAME=value: left out, the rest of the rule is read',
+    "misspelt: RRULE part UNTL is unknown (did you mean UNTIL?): left out, the rest of the rule is read",
+  ]);
+});
+
+Deno.test("an UNTIL without Z on a series with a TZID is read in UTC, as ical.js reads it", async () => {
+  // Daily at 14:00 New York (18:00Z from 10 March), UNTIL=20240315T140000: 14:00Z on the 15th,
+  // before that day's 18:00Z. Read in New York time it would let the 15th in: one too many.
+  const records = await readFile(`${DATA}ics-node-ical/non-utc-until-ny.ics`, {
+    from: new Date("2024-02-01T00:00:00Z"),
+    horizonDays: 100,
+    sourceUrl: SOURCE,
+  });
+  const starts = valid(records).map((e) => e.starts_at);
+  assert.equal(starts.length, 14);
+  assert.deepEqual(starts.slice(-2), ["2024-03-13T18:00:00.000Z", "2024-03-14T18:00:00.000Z"]);
+  // With the Z it is the same instant; a floating series compares wall times (RFC 5545 3.3.10).
+  const text = calendar(
+    series(
+      "zoned",
+      "RRULE:FREQ=DAILY;UNTIL=20240103T100000",
+      "DTSTART;TZID=America/New_York:20240101T100000",
+    ),
+    series("floating", "RRULE:FREQ=DAILY;UNTIL=20240103T100000", "DTSTART:20240101T100000"),
+  );
+  const both = valid(await readText("ics", text, { ...WINDOW, timezone: "America/New_York" }));
+  assert.deepEqual(both.map((e) => e.external_id), [
+    "zoned#20240101T150000Z",
+    "zoned#20240102T150000Z",
+    "floating#20240101T150000Z",
+    "floating#20240102T150000Z",
+    "floating#20240103T150000Z",
+  ]);
+});
+
+Deno.test("a RANGE=THISANDFUTURE override that matches no occurrence changes the later ones and adds none", async () => {
+  const text = calendar(
+    [
+      "UID:weekly",
+      "SUMMARY:Team sync",
+      "DTSTART;TZID=Europe/Berlin:20240305T100000",
+      "DTEND;TZID=Europe/Berlin:20240305T110000",
+      "RRULE:FREQ=WEEKLY;COUNT=5",
+    ],
+    [
+      "UID:weekly",
+      "SUMMARY:Team sync (later)",
+      // 10:30 is no occurrence of the series (they are at 10:00).
+      "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20240319T103000",
+      "DTSTART;TZID=Europe/Berlin:20240319T113000",
+      "DTEND;TZID=Europe/Berlin:20240319T123000",
+    ],
+  );
+  const records = await readText("ics", text, WINDOW);
+  assert.deepEqual(valid(records).map((e) => [e.title, e.starts_at]), [
+    ["Team sync", "2024-03-05T09:00:00.000Z"],
+    ["Team sync", "2024-03-12T09:00:00.000Z"],
+    ["Team sync", "2024-03-19T09:00:00.000Z"],
+    ["Team sync (later)", "2024-03-26T10:00:00.000Z"],
+    ["Team sync (later)", "2024-04-02T09:00:00.000Z"],
+  ]);
+  assert.deepEqual(messages(records, "warning"), [
+    "weekly: RECURRENCE-ID;RANGE=THISANDFUTURE 20240319T093000Z matches no occurrence of the " +
+    "series: it changes the later occurrences only, and is not an event of its own",
+  ]);
+});
+
+Deno.test("a folded line without its leading space (Apple's calendar server) is left out, the event kept", async () => {
+  const text = calendar([
+    "UID:apple",
+    "SUMMARY:Swift meetup",
+    "DTSTART:20240301T180000Z",
+    "DESCRIPTION:Talks on concurrency and",
+    "the new macros",
+    "LOCATION:Room 4",
+  ]);
+  const records = await readText("ics", text, { ...WINDOW, sourceUrl: SOURCE });
+  const [event] = valid(records);
+  assert.deepEqual([event.title, event.description, event.venue_name], [
+    "Swift meetup",
+    "Talks on concurrency and",
+    "Room 4",
+  ]);
+  assert.deepEqual(messages(records, "warning"), [
+    'apple: line "the new macros" is not a property (NAME:value) and does not start with a space, ' +
+    "so it continues no line: left out (a folded line's continuation starts with a space)",
+  ]);
 });
 
 Deno.test("COUNT=-1 with UNTIL (Confluence) expands up to UNTIL, with a warning", async () => {

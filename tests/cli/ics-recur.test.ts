@@ -162,16 +162,24 @@ Deno.test("an expansion that needs too many steps stops with ExpansionLimit", ()
   );
 });
 
-Deno.test("rule parts are checked: unknown, empty, misspelt and impossible parts are reported", () => {
+Deno.test("rule parts are checked: empty and impossible parts are reported, unknown ones left out", () => {
   const problem = (text: string) => {
     const parsed = parseRule(text);
     return parsed.ok ? "ok" : parsed.message;
   };
   assert.equal(problem(""), "RRULE is empty: it needs at least FREQ (such as FREQ=WEEKLY)");
-  assert.equal(
-    problem("FREQ=DAILY;UNTL=20240101"),
-    "UNTL is not a rule part (did you mean UNTIL?)",
-  );
+  const misspelt = parseRule("FREQ=DAILY;UNTL=20240101");
+  assert.ok(misspelt.ok);
+  assert.equal(misspelt.rule.until, null);
+  assert.deepEqual(misspelt.warnings, [
+    "RRULE part UNTL is unknown (did you mean UNTIL?): left out, the rest of the rule is read",
+  ]);
+  const google = parseRule("RRULE:AnythingRandom;FREQ=WEEKLY;BYDAY=TU");
+  assert.ok(google.ok);
+  assert.deepEqual([google.rule.freq, google.rule.byDay], ["WEEKLY", [{ weekday: 2, nth: 0 }]]);
+  assert.deepEqual(google.warnings, [
+    'RRULE part "RRULE:AnythingRandom" is not NAME=value: left out, the rest of the rule is read',
+  ]);
   assert.equal(
     problem("FREQ=DAILY;UNTIL=20240230"),
     "UNTIL=20240230 is not a date that exists (write YYYYMMDD or YYYYMMDDTHHMMSSZ)",

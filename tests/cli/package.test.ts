@@ -16,6 +16,14 @@ Deno.test("events --version prints the version of the @tech-events/cli package",
   assert.equal(root.bin.events, "packages/cli/dist/events.mjs");
 });
 
+Deno.test("the CLI package states the repository's licence, the same as the root package", async () => {
+  const pkg = JSON.parse(await Deno.readTextFile(`${ROOT}packages/cli/package.json`));
+  const root = JSON.parse(await Deno.readTextFile(`${ROOT}package.json`));
+  // Today neither states one (the repository has no licence): the day the root gets one, the
+  // published CLI must carry it too.
+  assert.equal(pkg.license, root.license);
+});
+
 Deno.test("the bundle imports nothing but Node's own modules", async () => {
   const text = await Deno.readTextFile(BUNDLE);
   const imported = [...text.matchAll(/\bimport\s*(?:[\w*{}\s,]+from\s*)?["']([^"']+)["']/g)]

@@ -134,6 +134,8 @@ Deno.test("[pglite] a backup taken while batches arrive holds every acknowledged
     const dataDir = join(dir, "data");
     const restore = await startNpmScript("restore", { args: [file, "--data-dir", dataDir] });
     assert.equal(restore.code, 0, restore.stderr);
+    // One key: said in the singular ("1 keys" before).
+    assert.match(restore.stdout, /Restored \d+ events and 1 key into /);
     const db = await openDatabase({ dataDir });
     try {
       const rows = await db.sql<{ batch: number; n: number }[]>`
