@@ -16,12 +16,16 @@ Deno.test("events --version prints the version of the @tech-events/cli package",
   assert.equal(root.bin.events, "packages/cli/dist/events.mjs");
 });
 
-Deno.test("the CLI package states the repository's licence, the same as the root package", async () => {
+Deno.test("the CLI package states the repository's licence and ships its text", async () => {
   const pkg = JSON.parse(await Deno.readTextFile(`${ROOT}packages/cli/package.json`));
   const root = JSON.parse(await Deno.readTextFile(`${ROOT}package.json`));
-  // Today neither states one (the repository has no licence): the day the root gets one, the
-  // published CLI must carry it too.
+  assert.equal(root.license, "MIT");
   assert.equal(pkg.license, root.license);
+  assert.ok(pkg.files.includes("LICENSE"));
+  assert.equal(
+    await Deno.readTextFile(`${ROOT}packages/cli/LICENSE`),
+    await Deno.readTextFile(`${ROOT}LICENSE`),
+  );
 });
 
 Deno.test("the bundle imports nothing but Node's own modules", async () => {
