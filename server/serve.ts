@@ -6,6 +6,7 @@ import { openDatabase } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { pruneRateLimitBuckets } from "./db/rate-limit.ts";
 import { refreshTextStatsIfStale } from "./db/text-stats.ts";
+import { pruneOrphanSignals } from "./db/event-signals.ts";
 import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
@@ -88,6 +89,7 @@ export async function startService(config: Config): Promise<RunningService> {
     const pruner = setInterval(() => {
       pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
       refreshStats();
+      pruneOrphanSignals(db.sql).catch((err) => console.error("Cannot prune signals:", err));
     }, PRUNE_EVERY_MS);
     stops.push(() => Promise.resolve(clearInterval(pruner)));
     const { hostname, port } = http.addr;

@@ -12,9 +12,17 @@ export interface CleanUpCounts {
   sessions_ended: number;
 }
 
-/** The host of an http(s) URL on `e.source_url`, lower-cased. */
+/**
+ * The host of an http(s) URL on `e.source_url`, lower-cased, as new URL(...).hostname gives it
+ * for the URLs ingestion accepts. split_part, not a regular expression: a tenth of the time on
+ * PGlite over 10,000 events.
+ */
 function sourceHost(sql: Sql) {
-  return sql`lower(substring(e.source_url from '^[A-Za-z]+://([^/:?#@]+)'))`;
+  // Authority (up to the first / ? or #), without user info (after the last @), without port.
+  const authority = sql`split_part(split_part(split_part(split_part(
+    e.source_url, '://', 2), '/', 1), '?', 1), '#', 1)`;
+  return sql`nullif(lower(split_part(reverse(split_part(reverse(${authority}), '@', 1)), ':', 1)),
+    '')`;
 }
 
 /** Revokes the contributor's keys, deletes its events, blocks its account; returns the counts. */
@@ -25,13 +33,18 @@ export async function cleanUpContributorRows(
   const keys = await sql`
     UPDATE api_keys SET revoked_at = now()
     WHERE contributor_id = ${contributorId}::uuid AND revoked_at IS NULL`;
-  await sql`
-    INSERT INTO spam_hosts AS s (host, events)
-    SELECT ${sourceHost(sql)} AS host, count(*)::int FROM events e
-    WHERE e.contributor_id = ${contributorId}::uuid AND ${sourceHost(sql)} IS NOT NULL
-    GROUP BY 1
-    ON CONFLICT (host) DO UPDATE SET events = s.events + EXCLUDED.events`;
-  const events = await sql`DELETE FROM events WHERE contributor_id = ${contributorId}::uuid`;
+  await sql`DELETE FROM event_signals WHERE contributor_id = ${contributorId}::uuid`;
+  // One pass over the rows: the delete hands each event's source host to the spam hosts.
+  const [events] = await sql<{ count: number }[]>`
+    WITH gone AS (
+      DELETE FROM events e WHERE e.contributor_id = ${contributorId}::uuid
+      RETURNING ${sourceHost(sql)} AS host
+    ), noted AS (
+      INSERT INTO spam_hosts AS s (host, events)
+      SELECT host, count(*)::int FROM gone WHERE host IS NOT NULL GROUP BY host
+      ON CONFLICT (host) DO UPDATE SET events = s.events + EXCLUDED.events
+    )
+    SELECT count(*)::int AS count FROM gone`;
   await sql`
     UPDATE contributors SET blocked_at = coalesce(blocked_at, now())
     WHERE id = ${contributorId}::uuid`;

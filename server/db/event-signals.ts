@@ -41,7 +41,7 @@ export async function signalCounts(
 ): Promise<Map<string, Record<string, number>>> {
   const rows = await sql<{ contributor_id: string; signal: string; events: number }[]>`
     SELECT s.contributor_id, x.signal, count(*)::int AS events
-    FROM event_signals s, unnest(s.signals) AS x (signal)
+    FROM event_signals s JOIN events e ON e.id = s.event_id, unnest(s.signals) AS x (signal)
     WHERE s.contributor_id = ANY(${contributorIds}::uuid[])
     GROUP BY 1, 2`;
   const counts = new Map<string, Record<string, number>>();
@@ -51,4 +51,10 @@ export async function signalCounts(
     counts.set(row.contributor_id, own);
   }
   return counts;
+}
+
+/** Removes the signals of events deleted since (event_signals has no cascade from events). */
+export async function pruneOrphanSignals(sql: Sql): Promise<void> {
+  await sql`
+    DELETE FROM event_signals s WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = s.event_id)`;
 }

@@ -9,6 +9,7 @@ import { createApiKey, postBatch, startTestServer } from "../../dev-support/test
 import { sampleEvent } from "../support/events.ts";
 import { admin } from "../search/support.ts";
 import { signedInOperator } from "../support/unreviewed.ts";
+import { pruneOrphanSignals, signalCounts } from "../../server/db/event-signals.ts";
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
@@ -92,6 +93,40 @@ for (const kind of testBackends()) {
           assert.match(card.slice(0, card.indexOf("</article>")), reason);
         });
       }
+
+      await t.step(
+        "a deleted event's signals stop counting, and the prune removes them",
+        async () => {
+          const key = await createApiKey(server, { contributor: "deletes its shouting" });
+          await postBatch(server.url, key.key, {
+            events: [
+              sampleEvent(8, {
+                external_id: "loud",
+                starts_at: inDays(4),
+                title: "ALL CAPS TALK TONIGHT",
+              }),
+            ],
+          });
+          const sql = server.service.deps.db.sql;
+          const [{ id }] = await sql`SELECT id FROM events WHERE external_id = 'loud'`;
+          const [{ contributor_id: contributorId }] =
+            await sql`SELECT contributor_id FROM api_keys WHERE id = ${key.id}`;
+          assert.deepEqual(
+            await signalCounts(sql, [contributorId]),
+            new Map([[contributorId, { shouting_title: 1 }]]),
+          );
+          const deleted = await server.fetch(`/api/v1/events/${id}`, {
+            method: "DELETE",
+            headers: { Authorization: `Bearer ${key.key}` },
+          });
+          assert.equal(deleted.status, 204);
+          assert.deepEqual(await signalCounts(sql, [contributorId]), new Map());
+          await pruneOrphanSignals(sql);
+          const [{ n }] =
+            await sql`SELECT count(*)::int AS n FROM event_signals WHERE event_id = ${id}`;
+          assert.equal(n, 0);
+        },
+      );
 
       await t.step("an edit that clears the signal clears it", async () => {
         const key = await createApiKey(server, { contributor: "fixes its title" });
