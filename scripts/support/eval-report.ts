@@ -57,7 +57,8 @@ function render(runs: Run[]): string {
     "[search.md](search.md#how-search-quality-is-measured). Figures are means over the queries of",
     "each kind: precision@10 (out of 10, or of the relevant events when fewer exist), nDCG@10 and",
     "recall@10. `bm25` is a plain BM25 over title, topics and description computed by the script.",
-    "Runs are listed oldest first; the last is the current code.",
+    "Runs are listed oldest first. Rows `hybrid:<name>` and `semantic:<name>` are variants measured",
+    "with --fusions; [search.md](search.md#figures-issue-16) says which the code uses.",
     "",
   ];
   for (const corpus of corpora) {

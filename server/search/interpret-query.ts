@@ -89,6 +89,8 @@ async function readPlace(
   o: { text: string; filters: Omit<EventFilters, "q">; interpreted: Interpreted },
 ): Promise<string> {
   const words = o.text.trim().split(" ").slice(0, MAX_QUERY_WORDS);
+  // One word is never read as a place (a query is never emptied): no lookup.
+  if (words.length < 2) return o.text;
   const phrases = new Map<string, { start: number; end: number }>();
   for (let n = MAX_PLACE_WORDS; n >= 1; n--) {
     for (let i = 0; i + n <= words.length; i++) {

@@ -3,6 +3,7 @@ import {
   DESCRIPTION_CHARS,
   type EmbeddableEvent,
   embeddingText,
+  queryEmbeddingText,
 } from "../../server/embeddings/embedding-text.ts";
 
 const base: EmbeddableEvent = {
@@ -49,4 +50,11 @@ Deno.test("only the start of a long description is embedded, cut between words",
 Deno.test("fields that do not describe the event do not change its text", () => {
   const withPrice = { ...base, price_min: 10, source_url: "https://example.com/other" };
   assert.equal(embeddingText(withPrice), embeddingText(base));
+});
+
+Deno.test("a short query can be worded as events state their topics; a sentence stays as typed", () => {
+  assert.equal(queryEmbeddingText("  rust   meetups ", "about"), "About rust meetups.");
+  assert.equal(queryEmbeddingText("rust meetups", "plain"), "rust meetups");
+  const sentence = "making sure my code does not break when I change it";
+  assert.equal(queryEmbeddingText(sentence, "about"), sentence);
 });

@@ -63,9 +63,14 @@ CREATE FUNCTION event_places_named(phrases text[])
 RETURNS TABLE (phrase text, city text, country text, topic boolean)
 LANGUAGE sql STABLE PARALLEL SAFE
 SET enable_seqscan = off AS $$
-  SELECT p.phrase,
-    (SELECT e.city FROM events e WHERE lower(e.city) = p.phrase LIMIT 1),
-    (SELECT e.country FROM events e WHERE lower(e.country) = p.phrase LIMIT 1),
-    EXISTS (SELECT 1 FROM events e WHERE event_labels_lower(e.topics) @> ARRAY[p.phrase])
-  FROM unnest(phrases) AS p(phrase)
+  -- The topic is asked about places only: most phrases are none.
+  SELECT n.phrase, n.city, n.country,
+    (n.city IS NOT NULL OR n.country IS NOT NULL) AND EXISTS (
+      SELECT 1 FROM events e WHERE event_labels_lower(e.topics) @> ARRAY[n.phrase])
+  FROM (
+    SELECT p.phrase,
+      (SELECT e.city FROM events e WHERE lower(e.city) = p.phrase LIMIT 1) AS city,
+      (SELECT e.country FROM events e WHERE lower(e.country) = p.phrase LIMIT 1) AS country
+    FROM unnest(phrases) AS p(phrase)
+  ) AS n
 $$;
