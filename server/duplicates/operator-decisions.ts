@@ -10,6 +10,7 @@ import {
   groupedEventsOfKey,
   lockDuplicates,
 } from "../db/duplicate-links.ts";
+import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { regroup } from "./regroup.ts";
@@ -24,8 +25,9 @@ export interface SameEventDecision {
 }
 
 /**
- * Records that two listings are (or are not) the same real-world event and regroups them. The
- * one place every operator decision on duplicates goes through (API and review pages alike).
+ * Records that two listings are (or are not) the same real-world event, regroups them and writes
+ * the decision to the audit log. The one place every operator decision on duplicates goes through
+ * (API and review pages alike).
  */
 export async function decideSameEvent(sql: Sql, d: SameEventDecision): Promise<void> {
   if (d.id === d.otherId) {
@@ -49,6 +51,12 @@ export async function decideSameEvent(sql: Sql, d: SameEventDecision): Promise<v
     }
     await decideLink(tx, { a: d.id, b: d.otherId, same: d.same, decidedBy: d.decidedBy });
     await regroup(tx, ids);
+    await recordOperatorDecision(tx, {
+      decidedBy: d.decidedBy,
+      action: d.same ? "join" : "split",
+      eventId: d.id,
+      details: { other_event_id: d.otherId },
+    });
   });
 }
 

@@ -73,6 +73,18 @@ for (const kind of testBackends()) {
         a.id,
       ]);
       assert.equal((await get(server.url, "/api/v1/events?from=2031-01-01")).body.data.length, 2);
+
+      // Both decisions are in the audit log, newest first, with the pair they named.
+      const audit = await server.fetch("/api/v1/admin/audit", {
+        headers: { Authorization: `Bearer ${server.adminKey}` },
+      });
+      assert.equal(audit.status, 200);
+      const decisions = (await audit.json()).data
+        .filter((d: { action: string }) => d.action === "split" || d.action === "join")
+        .map((
+          d: { action: string; event_id: string; details: { other_event_id: string } },
+        ) => [d.action, d.event_id, d.details.other_event_id]);
+      assert.deepEqual(decisions, [["join", w.id, a.id], ["split", a.id, b.id]]);
     } finally {
       await server.close();
     }
