@@ -49,6 +49,7 @@ Deno.test("URLs ignore scheme, www, trailing slash, fragment and tracking parame
   assert.notEqual(urlKey("https://example.org/conf?id=1"), urlKey("https://example.org/conf?id=2"));
   assert.equal(urlKey("javascript:alert(1)"), null);
   assert.equal(ownSiteKey("https://2025.pycon.de/"), "pycon.de");
+  assert.equal(ownSiteKey("https://xtremepython.dev/2025/"), "xtremepython.dev");
   assert.equal(ownSiteKey("https://www.meetup.com/group/events/1"), null);
   assert.equal(ownSiteKey("https://www.socallinuxexpo.org/scale/23x"), "socallinuxexpo.org");
   // One event among a calendar's many: the host says nothing.
