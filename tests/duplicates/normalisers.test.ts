@@ -127,6 +127,13 @@ Deno.test("the matcher joins listings of one event and keeps series editions apa
     city: "Winterthur",
     country: "Switzerland",
   }));
+  // Two numbers of one meetup series the same day: two events; the same number: one.
+  assert.ok(
+    !same({ title: "Rust Meetup #42", ...berlin }, { title: "Rust Meetup #43", ...berlin }),
+  );
+  assert.ok(
+    same({ title: "Rust Meetup #42", ...berlin }, { title: "Rust Meetup Berlin #42", ...berlin }),
+  );
   // Co-located: same city and days, another conference.
   assert.ok(
     !same({ title: "KubeCon + CloudNativeCon Europe", city: "London" }, {
