@@ -58,9 +58,14 @@ export async function findCandidates(
              ce.country, ce.latitude, ce.longitude, ce.is_virtual, ce.is_hybrid,
              row_number() OVER (PARTITION BY m.probe ORDER BY m.candidate) AS n
       FROM (
+        -- LATERAL: one index lookup per key. A plain join let the planner hash the whole keys
+        -- table (1.2 million rows at 100,000 events) for a batch's thousand keys.
         SELECT DISTINCT p.probe, k.event_id AS candidate
         FROM unnest(${hashes}::bigint[], ${ids}::uuid[]) AS p(hash, probe)
-        JOIN event_lookup_keys k ON k.hash = p.hash AND k.event_id <> p.probe
+        CROSS JOIN LATERAL (
+          SELECT l.event_id FROM event_lookup_keys l
+          WHERE l.hash = p.hash AND l.event_id <> p.probe
+        ) k
       ) m
       JOIN events pe ON pe.id = m.probe
       JOIN events ce ON ce.id = m.candidate

@@ -38,6 +38,8 @@ function keysWithoutWeek(f: MatchFacts, side: "stored" | "probe"): string[] {
     if (side === "stored") keys.push(`h:${words[0]}`);
     else keys.push(...words.map((w) => `o:${w}`));
   }
+  // The words run together: "XtremePython" and "Xtreme Python", "DevOps Days".
+  if (f.compact.length > 0) keys.push(`c:${f.compact}`);
   if (f.site) keys.push(`s:${f.site}`);
   if (f.url) keys.push(`u:${f.url}`);
   return keys;

@@ -75,6 +75,13 @@ function wordsAlike(a: string, b: string): boolean {
   return editDistanceAtMostOne(a, b);
 }
 
+/** Whether both titles number their event ("#42", "#43") and the numbers differ. */
+function numberedApart(a: MatchFacts, b: MatchFacts): boolean {
+  const numbers = (x: MatchFacts) => x.words.filter((w) => /^n\d+$/.test(w));
+  const [na, nb] = [numbers(a), numbers(b)];
+  return na.length > 0 && nb.length > 0 && !na.some((n) => nb.includes(n));
+}
+
 /**
  * Whether one title names its own city where the other listing is elsewhere: "DevFest Lille"
  * in Lille against "DevFest" in Nantes. Such a word outweighs every word in common.
@@ -118,6 +125,7 @@ export function matchListings(a: MatchFacts, b: MatchFacts): MatchVerdict {
   });
   if (place === "conflict") return no("places far apart");
   if (namesAnotherPlace(a, b)) return no("a title names another place");
+  if (numberedApart(a, b)) return no("another number of the series");
   // A page for several events (a series' site) names each town in its title: another town
   // needs the same name as well.
   const nameNeeded = place === "other-town" ? 0.85 : 0.3;

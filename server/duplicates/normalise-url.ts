@@ -90,7 +90,8 @@ function urlKeyOf(u: URL): string {
 /**
  * The site an event has to itself (its host), or null when the host is one many events share
  * (Meetup, Luma, GitHub...), the address is a page deep in a site (more than two path segments,
- * or a numbered one: one event among many of a calendar) or the URL is not http(s).
+ * or a numbered one other than a year: one event among many of a calendar) or the URL is not
+ * http(s).
  */
 export function ownSiteKey(url: string | null | undefined): string | null {
   const u = url ? parse(url) : null;
@@ -99,7 +100,9 @@ export function ownSiteKey(url: string | null | undefined): string | null {
 
 function ownSiteOf(u: URL): string | null {
   const segments = u.pathname.split("/").filter((s) => s.length > 0);
-  if (segments.length > 2 || segments.some((s) => /^\d+$/.test(s))) return null;
+  if (segments.length > 2 || segments.some((s) => /^\d+$/.test(s) && !/^(19|20)\d\d$/.test(s))) {
+    return null;
+  }
   const host = hostOf(u);
   // The host and each domain above it ("gdg.community.dev", "community.dev").
   const labels = host.split(".");

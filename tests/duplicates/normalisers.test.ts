@@ -49,6 +49,7 @@ Deno.test("URLs ignore scheme, www, trailing slash, fragment and tracking parame
   assert.notEqual(urlKey("https://example.org/conf?id=1"), urlKey("https://example.org/conf?id=2"));
   assert.equal(urlKey("javascript:alert(1)"), null);
   assert.equal(ownSiteKey("https://2025.pycon.de/"), "pycon.de");
+  assert.equal(ownSiteKey("https://xtremepython.dev/2025/"), "xtremepython.dev");
   assert.equal(ownSiteKey("https://www.meetup.com/group/events/1"), null);
   assert.equal(ownSiteKey("https://www.socallinuxexpo.org/scale/23x"), "socallinuxexpo.org");
   // One event among a calendar's many: the host says nothing.
@@ -126,6 +127,13 @@ Deno.test("the matcher joins listings of one event and keeps series editions apa
     city: "Winterthur",
     country: "Switzerland",
   }));
+  // Two numbers of one meetup series the same day: two events; the same number: one.
+  assert.ok(
+    !same({ title: "Rust Meetup #42", ...berlin }, { title: "Rust Meetup #43", ...berlin }),
+  );
+  assert.ok(
+    same({ title: "Rust Meetup #42", ...berlin }, { title: "Rust Meetup Berlin #42", ...berlin }),
+  );
   // Co-located: same city and days, another conference.
   assert.ok(
     !same({ title: "KubeCon + CloudNativeCon Europe", city: "London" }, {
