@@ -3,18 +3,10 @@
  * test set-up itself when missing, and axe-core run inside each page checked.
  */
 import { type Browser, chromium, type Page } from "playwright-core";
+import { exists } from "./databases.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const AXE = new URL("../node_modules/axe-core/axe.min.js", import.meta.url);
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function run(command: string, args: string[]): Promise<boolean> {
   const result = await new Deno.Command(command, {

@@ -30,7 +30,8 @@ async function migrationsHash(): Promise<string> {
     .join("");
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether a file or directory is there. */
+export async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
     return true;
@@ -64,13 +65,15 @@ function pgliteTemplateDir(): Promise<string> {
 
 let postgresTemplate: Promise<string> | undefined;
 
-function serverUrl(): string {
+/** The PostgreSQL server TEST_DATABASE_URL names; an error when it is unset. */
+export function serverUrl(): string {
   const url = Deno.env.get("TEST_DATABASE_URL");
-  if (!url) throw new Error("Cannot use PostgreSQL in tests: TEST_DATABASE_URL is not set");
+  if (!url) throw new Error("Cannot use PostgreSQL: TEST_DATABASE_URL is not set");
   return url;
 }
 
-function withDatabase(url: string, name: string): string {
+/** The server URL `url` with the database `name`. */
+export function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();

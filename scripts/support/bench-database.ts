@@ -18,6 +18,7 @@ import { setKeyTrust } from "../../server/db/key-trust.ts";
 import { LOCAL_MODEL } from "../../server/embeddings/local-provider.ts";
 import { createVectorIndex, prepareVectorStore } from "../../server/db/vector-store.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
+import { exists, serverUrl, withDatabase } from "../../dev-support/databases.ts";
 import { realisticEvents } from "./realistic-events.ts";
 
 /** A fresh copy of a seeded database, and how to remove it. */
@@ -152,25 +153,4 @@ async function loadSyntheticVectors(sql: Sql, model: string, dims: number): Prom
   }
   await sql`SET maintenance_work_mem = '512MB'`;
   await createVectorIndex(sql);
-}
-
-function serverUrl(): string {
-  const url = Deno.env.get("TEST_DATABASE_URL");
-  if (!url) throw new Error("Cannot use PostgreSQL: TEST_DATABASE_URL is not set");
-  return url;
-}
-
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -2,12 +2,10 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import { contributorExists } from "../db/event-deletes.ts";
 import { cleanUpContributor } from "../auth/contributor-decisions.ts";
-import { AppError } from "../errors.ts";
-import { isUuid } from "../uuid.ts";
 import { errorResponse, json } from "./responses.ts";
 import { operatorName } from "./admin-key-ref.ts";
+import { ContributorRefParams, existingContributorId } from "./admin-contributor-ref.ts";
 
 export const cleanUpContributorRoute = createRoute({
   method: "post",
@@ -21,9 +19,7 @@ export const cleanUpContributorRoute = createRoute({
     "out. Recorded in the audit log. Cleaning up twice finds nothing more to do.",
   security: [{ bearerAuth: ["admin"] }],
   request: {
-    params: z.object({
-      id: z.string().meta({ description: "The contributor's id (contributor_id of its keys)." }),
-    }),
+    params: ContributorRefParams,
   },
   responses: {
     200: json(
@@ -43,15 +39,10 @@ export const cleanUpContributorRoute = createRoute({
 /** Cleans the contributor up and answers the counts. */
 export const cleanUpContributorHandler: RouteHandler<typeof cleanUpContributorRoute, AppEnv> =
   async (c) => {
-    const { id } = c.req.valid("param");
-    const deps = c.get("deps");
-    if (!isUuid(id) || !await contributorExists(deps.db.sql, id)) {
-      throw new AppError(
-        "not_found",
-        `No contributor has the id ${JSON.stringify(id)}: take contributor_id from a key ` +
-          "(GET /api/v1/admin/keys).",
-      );
-    }
-    const data = await cleanUpContributor(deps, { contributorId: id, decidedBy: operatorName(c) });
+    const contributorId = await existingContributorId(c, c.req.valid("param").id);
+    const data = await cleanUpContributor(c.get("deps"), {
+      contributorId,
+      decidedBy: operatorName(c),
+    });
     return c.json({ data }, 200);
   };

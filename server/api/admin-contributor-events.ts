@@ -2,11 +2,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import { contributorExists } from "../db/event-deletes.ts";
 import { deleteContributorEvents } from "../auth/contributor-decisions.ts";
 import { operatorName } from "./admin-key-ref.ts";
-import { AppError } from "../errors.ts";
-import { isUuid } from "../uuid.ts";
+import { ContributorRefParams, existingContributorId } from "./admin-contributor-ref.ts";
 import { errorResponse, json } from "./responses.ts";
 
 export const deleteContributorEventsRoute = createRoute({
@@ -19,9 +17,7 @@ export const deleteContributorEventsRoute = createRoute({
     "Key views carry `contributor_id`.",
   security: [{ bearerAuth: ["admin"] }],
   request: {
-    params: z.object({
-      id: z.string().meta({ description: "The contributor's id (contributor_id of its keys)." }),
-    }),
+    params: ContributorRefParams,
   },
   responses: {
     200: json(
@@ -37,17 +33,9 @@ export const deleteContributorEventsHandler: RouteHandler<
   typeof deleteContributorEventsRoute,
   AppEnv
 > = async (c) => {
-  const { id } = c.req.valid("param");
-  const sql = c.get("deps").db.sql;
-  if (!isUuid(id) || !await contributorExists(sql, id)) {
-    throw new AppError(
-      "not_found",
-      `No contributor has the id ${JSON.stringify(id)}: take contributor_id from a key ` +
-        "(GET /api/v1/admin/keys).",
-    );
-  }
+  const contributorId = await existingContributorId(c, c.req.valid("param").id);
   const deleted = await deleteContributorEvents(c.get("deps"), {
-    contributorId: id,
+    contributorId,
     decidedBy: operatorName(c),
   });
   return c.json({ data: { deleted } }, 200);

@@ -11,22 +11,34 @@ import { cleanUpContributorRows, type CleanUpCounts } from "../db/contributor-cl
 
 type Deps = Pick<AppDeps, "db" | "ai">;
 
+/** Runs `change` on the contributor and records it in the audit log, in one transaction. */
+async function decided<T extends object>(
+  deps: Deps,
+  decision: { contributorId: string; decidedBy: string; action: "delete_events" | "clean_up" },
+  change: (tx: Sql) => Promise<T>,
+): Promise<T> {
+  let counts: T | undefined;
+  await deps.db.sql.begin(async (transaction) => {
+    const tx = transaction as unknown as Sql;
+    counts = await change(tx);
+    await recordOperatorDecision(tx, {
+      ...decision,
+      details: { ...counts } as Record<string, number>,
+    });
+  });
+  return counts!;
+}
+
 /** Deletes every event of the contributor; returns how many. */
 export async function deleteContributorEvents(
   deps: Deps,
   decision: { contributorId: string; decidedBy: string },
 ): Promise<number> {
-  const deleted = await deps.db.sql.begin(async (transaction) => {
-    const tx = transaction as unknown as Sql;
-    const deleted = await deleteEventsOfContributor(tx, decision.contributorId);
-    await recordOperatorDecision(tx, {
-      decidedBy: decision.decidedBy,
-      action: "delete_events",
-      contributorId: decision.contributorId,
-      details: { events_deleted: deleted },
-    });
-    return deleted;
-  });
+  const { events_deleted: deleted } = await decided(
+    deps,
+    { ...decision, action: "delete_events" },
+    async (tx) => ({ events_deleted: await deleteEventsOfContributor(tx, decision.contributorId) }),
+  );
   // Regrouping runs its own transactions, after the deletion is committed.
   if (deleted > 0) await mendGroupsAfterDeletes(deps.db.sql);
   return deleted;
@@ -40,17 +52,11 @@ export async function cleanUpContributor(
   deps: Deps,
   decision: { contributorId: string; decidedBy: string },
 ): Promise<CleanUpCounts> {
-  const counts = await deps.db.sql.begin(async (transaction) => {
-    const tx = transaction as unknown as Sql;
-    const changed = await cleanUpContributorRows(tx, decision.contributorId);
-    await recordOperatorDecision(tx, {
-      decidedBy: decision.decidedBy,
-      action: "clean_up",
-      contributorId: decision.contributorId,
-      details: { ...changed },
-    });
-    return changed;
-  });
+  const counts = await decided(
+    deps,
+    { ...decision, action: "clean_up" },
+    (tx) => cleanUpContributorRows(tx, decision.contributorId),
+  );
   if (counts.events_deleted > 0) await mendGroupsAfterDeletes(deps.db.sql);
   // Revoked keys' events leave AI search; the worker forgets what it was embedding.
   deps.ai.wakeWorker();
