@@ -132,14 +132,22 @@ export async function linkedComponentOf(
     WITH RECURSIVE reach(id, depth) AS (
       SELECT unnest(${o.ids}::uuid[]), 0
       UNION
-      SELECT CASE WHEN l.a = r.id THEN l.b ELSE l.a END, r.depth + 1
-      FROM reach r JOIN event_links l ON l.a = r.id OR l.b = r.id
+      -- Each side of a link through its own index: a join on "a = id OR b = id" read every link
+      -- at each step, a cost that grew with the table.
+      SELECT n.id, r.depth + 1
+      FROM reach r
+      CROSS JOIN LATERAL (
+        SELECT l.b AS id FROM event_links l WHERE l.a = r.id
+        UNION ALL
+        SELECT l.a FROM event_links l WHERE l.b = r.id
+      ) n
       WHERE r.depth < ${o.maxDepth}
     ), members AS (
       SELECT DISTINCT id FROM reach LIMIT ${o.maxEvents}
     )
-    SELECT l.a, l.b, l.kind, l.score FROM event_links l
-    WHERE l.a IN (SELECT id FROM members) AND l.b IN (SELECT id FROM members)`;
+    SELECT l.a, l.b, l.kind, l.score
+    FROM members m JOIN event_links l ON l.a = m.id
+    WHERE l.b IN (SELECT id FROM members)`;
   const ids = new Set(o.ids);
   for (const l of links) {
     ids.add(l.a);
