@@ -179,10 +179,12 @@ Deno.test(
       const summary = run.json();
       assert.deepEqual([summary.batches, summary.inserted, summary.retries], [5, 5, 0]);
       assert.ok(summary.waited_ms > 0, "the CLI paced itself by the RateLimit header");
-      // Not a terminal: a CI log hears from the run while it waits for the quota.
+      // Not a terminal: a CI log hears from the run while it waits for the quota. How many were
+      // sent before the first wait depends on where the 3-second window fell (on a busy machine a
+      // window can end between two requests), so only the line's form is fixed.
       assert.match(
         run.stderr,
-        /^progress: \d records read \(100% of the input\), 3 sent; waiting \d+ s \(rate limit\)$/m,
+        /^progress: \d records read \(100% of the input\), [34] sent; waiting \d+ s \(rate limit\)$/m,
       );
     } finally {
       await server.close();
