@@ -82,18 +82,26 @@ function finish(job: Job, message: LocalModelReply): void {
   else self.postMessage(message);
 }
 
+const BACKEND_READY_ATTEMPTS = 30;
+const BACKEND_READY_PAUSE_MS = 100;
+
 /**
- * The model's embed, once more after TensorFlow's backend is ready when it was not: now and then
+ * The model's embed, again after TensorFlow's backend is ready when it was not: now and then
  * the WebAssembly backend is still initialising when the first texts arrive, although initModel
- * waited for it, and the call fails with "Backend 'wasm' has not yet been initialized".
+ * waited for it, and the call fails with "Backend 'wasm' has not yet been initialized". Waiting
+ * for ready() once was not always enough (seen on a busy machine), so it is asked again a few
+ * times, a little apart; a backend not ready after about 3 s fails the call.
  */
 async function embedChunk(model: EmbeddingsModel, texts: string[]): Promise<number[][]> {
-  try {
-    return await model.embed(texts);
-  } catch (error) {
-    if (!/has not yet been initialized/.test(String((error as Error)?.message))) throw error;
-    await backendReady();
-    return await model.embed(texts);
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await model.embed(texts);
+    } catch (error) {
+      const initialising = /has not yet been initialized/.test(String((error as Error)?.message));
+      if (!initialising || attempt >= BACKEND_READY_ATTEMPTS) throw error;
+      await backendReady();
+      await new Promise((resolve) => setTimeout(resolve, BACKEND_READY_PAUSE_MS));
+    }
   }
 }
 
