@@ -6,18 +6,10 @@
  *
  *   deno run -A scripts/eval-search-import-fosdem.ts 2025.xml 2026.xml
  */
+import type { Talk } from "./support/eval-fosdem.ts";
+
 const ABSTRACT_CHARS = 1_200;
 const OUT = new URL("../tests/fixtures/fosdem-talks/talks.json", import.meta.url);
-
-/** One talk of the fixture. */
-interface Talk {
-  id: string;
-  year: number;
-  track: string;
-  starts_at: string;
-  title: string;
-  abstract: string;
-}
 
 const talks: Talk[] = [];
 for (const path of Deno.args) {

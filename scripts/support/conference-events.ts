@@ -29,7 +29,8 @@ export interface ConferenceData {
   byTopic: Map<string, Set<string>>;
 }
 
-interface Conference {
+/** One entry of a conference-data topic file, as written there. */
+export interface Conference {
   name: string;
   url: string;
   startDate: string;

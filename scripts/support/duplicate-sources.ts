@@ -5,6 +5,7 @@
  * labelled pairs between them are in tests/fixtures/duplicates/labels.json.
  */
 import type { EventSubmission } from "../../shared/event-schema.ts";
+import type { Conference } from "./conference-events.ts";
 
 const FIXTURES = new URL("../../tests/fixtures/", import.meta.url);
 
@@ -16,16 +17,6 @@ export type SourceEvent = EventSubmission & {
   city?: string;
   country?: string;
 };
-
-interface ConferenceDataEntry {
-  name: string;
-  url: string;
-  startDate: string;
-  endDate?: string;
-  city?: string;
-  country?: string;
-  online?: boolean;
-}
 
 interface PythonDeadlinesEntry {
   conference: string;
@@ -51,7 +42,7 @@ export async function conferenceDataEvents(): Promise<SourceEvent[]> {
     const files = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".json"))
       .sort();
     for (const file of files) {
-      const list = JSON.parse(await Deno.readTextFile(new URL(file, dir))) as ConferenceDataEntry[];
+      const list = JSON.parse(await Deno.readTextFile(new URL(file, dir))) as Conference[];
       for (const c of list) {
         const id = `cd:${c.startDate}:${slug(c.name)}`;
         if (byKey.has(id)) continue;
