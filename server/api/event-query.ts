@@ -21,7 +21,12 @@ import { hasNul, nulMessage } from "../../shared/storable-text.ts";
 export const text = (field: string) =>
   z.string().trim().min(1, { message: `${field} must not be empty` }).max(500)
     .refine((s) => !hasNul(s), { message: nulMessage(field) })
+    // Said in the document too, so that clients (and fuzzers) know blank text is refused.
+    .meta({ pattern: NOT_BLANK })
     .optional();
+
+/** At least one character besides spaces, and no NUL. */
+export const NOT_BLANK = "^[^\\u0000]*\\S[^\\u0000]*$";
 
 const flag = (field: string) =>
   z.enum(["true", "false"], { error: () => `${field} must be true or false` })
@@ -30,21 +35,32 @@ const flag = (field: string) =>
 
 /** `from`/`to`: an ISO date-time with offset, or a date (UTC); `to` as a date covers that day. */
 const instant = (field: string, endOfDay: boolean) =>
-  z.string().optional().transform((v, ctx) => {
-    if (v === undefined) return undefined;
-    const day = dayBounds(v, "UTC");
-    if (day) return new Date(endOfDay ? day.endMs : day.startMs);
-    // A date that does not exist (February 30) has the form of one.
-    const parsed = isDateOnly(v)
-      ? { kind: "invalid" as const, reason: "calendar" as const }
-      : parseDateTime(v);
-    if (parsed.kind === "instant") return new Date(parsed.epochMs);
-    ctx.addIssue({
-      code: "custom",
-      message: instantProblem(field, v, parsed.kind === "local" ? "local" : parsed.reason),
-    });
-    return z.NEVER;
-  });
+  z.string().meta({ pattern: INSTANT_PATTERN, example: "2026-05-01" }).optional().transform(
+    (v, ctx) => {
+      if (v === undefined) return undefined;
+      const day = dayBounds(v, "UTC");
+      if (day) return new Date(endOfDay ? day.endMs : day.startMs);
+      // A date that does not exist (February 30) has the form of one.
+      const parsed = isDateOnly(v)
+        ? { kind: "invalid" as const, reason: "calendar" as const }
+        : parseDateTime(v);
+      if (parsed.kind === "instant") return new Date(parsed.epochMs);
+      ctx.addIssue({
+        code: "custom",
+        message: instantProblem(field, v, parsed.kind === "local" ? "local" : parsed.reason),
+      });
+      return z.NEVER;
+    },
+  );
+
+/**
+ * The forms `instant` reads, for the document: a date, or a date-time with seconds and fraction
+ * optional and an offset required. The calendar (February 30) and the year range are checked by
+ * the parser and explained in the 400.
+ */
+const INSTANT_PATTERN = "^(?!0000)\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])" +
+  "([Tt ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d{1,9})?)?" +
+  "([Zz]|[+-]([01]\\d|2[0-3])(:?[0-5]\\d)?))?$";
 
 const INSTANT_FORMS = "a date (2026-05-01) or a date-time with offset (2026-05-01T09:00:00Z)";
 

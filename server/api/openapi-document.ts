@@ -8,7 +8,7 @@ import type { AppEnv } from "../app-env.ts";
 import { HEADERS, json } from "./responses.ts";
 
 /** The project's licence, as the document states it. */
-const LICENSE = { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" };
+const LICENSE = { name: "MIT", identifier: "MIT" };
 
 const TAGS = [
   { name: "Events", description: "Push, read and remove events." },

@@ -3,7 +3,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { StoredEvent } from "../../shared/api-schemas.ts";
-import { eventQueryShape, filtersOf } from "./event-query.ts";
+import { eventQueryShape, filtersOf, NOT_BLANK } from "./event-query.ts";
 import { radiusNeedsNear } from "./near-query.ts";
 import { SEARCH_MODES, searchEvents } from "../search/search-events.ts";
 import { errorResponse, json } from "./responses.ts";
@@ -17,7 +17,7 @@ const SearchQuery = z.strictObject({
     .min(1, { message: "q must not be empty" })
     .max(500, { message: "q may be at most 500 characters" })
     .refine((s) => !hasNul(s), { message: nulMessage("q") })
-    .meta({ description: "What to look for, in plain words." }),
+    .meta({ description: "What to look for, in plain words.", pattern: NOT_BLANK }),
   mode: z.enum(SEARCH_MODES, {
     error: () => `mode must be one of ${SEARCH_MODES.join(", ")}`,
   }).default("hybrid").meta({

@@ -89,6 +89,51 @@ Deno.test("the OpenAPI document validates as 3.1 and lints clean", async (t) => 
       }
     });
 
+    await t.step("from, to and the text filters state the forms the server takes", async () => {
+      for (const path of ["/api/v1/events", "/api/v1/search"]) {
+        const params = document.paths[path].get.parameters;
+        const schema = (name: string) =>
+          params.find((p: { name: string }) => p.name === name).schema;
+        const q = path === "/api/v1/search" ? "q=x&" : "";
+        const status = async (query: string) => {
+          const res = await fetch(`${server.url}${path}?${q}${query}`);
+          await res.body?.cancel();
+          return res.status;
+        };
+        const instant = new RegExp(schema("from").pattern, "u");
+        assert.equal(schema("to").pattern, schema("from").pattern);
+        // Each form the pattern admits is one the server reads, and each it refuses is a 400.
+        const forms = [
+          ["2026-05-01", true],
+          ["2026-05-01T09:00:00Z", true],
+          ["2026-05-01t09:00z", true],
+          ["2026-05-01 09:00:00.123456+02:00", true],
+          ["2026-05-01T09:00:00,5-0330", true],
+          ["2026-05-01T09:00+02", true],
+          ["2026-05-01T09:00:00", false],
+          ["2026-13-01", false],
+          ["2026-05-01T24:00Z", false],
+          ["0000-01-01", false],
+          ["26-05-01", false],
+          ["tomorrow", false],
+        ] as const;
+        for (const [value, valid] of forms) {
+          assert.equal(instant.test(value), valid, `pattern on ${value}`);
+          const got = await status(`from=${encodeURIComponent(value)}`);
+          assert.equal(got, valid ? 200 : 400, `${path} from=${value}`);
+        }
+        const text = new RegExp(schema("city").pattern, "u");
+        for (const [value, valid] of [["Lisbon", true], [" x ", true], ["   ", false]] as const) {
+          assert.equal(text.test(value), valid, `text pattern on ${JSON.stringify(value)}`);
+          const got = await status(`city=${encodeURIComponent(value)}`);
+          assert.equal(got, valid ? 200 : 400, `${path} city=${JSON.stringify(value)}`);
+        }
+      }
+      const search = document.paths["/api/v1/search"].get.parameters;
+      const q = search.find((p: { name: string }) => p.name === "q").schema;
+      assert.equal(new RegExp(q.pattern, "u").test("  "), false);
+    });
+
     await t.step("URL fields claim no format the server does not enforce", () => {
       const event = document.components.schemas.Event.properties;
       for (const field of ["source_url", "organiser_url", "cover_image_url"]) {
