@@ -172,7 +172,10 @@ export class TcpFront {
         return false;
       }
       if (framer.phase === "head") answered = false;
-      arm();
+      // A whole request waiting for its answer is not idle: however long the server takes (a big
+      // batch on a busy machine), the answer re-arms the idle timer when it comes.
+      if (framer.phase === "between" && !answered) clearTimeout(timer);
+      else arm();
       return true;
     });
     await up;

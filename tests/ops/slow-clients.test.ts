@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { createApiKey, startTestServer } from "../../dev-support/test-server.ts";
 import { sampleEvent } from "../support/events.ts";
+import { httpResponseBytes, TcpFront } from "../../server/http-front/tcp-front.ts";
 
 const READ_TIMEOUT_MS = 1_000;
 
@@ -132,5 +133,33 @@ Deno.test("[pglite] a client that disconnects mid-upload leaves nothing stored a
     assert.deepEqual((await list.json()).data, []);
   } finally {
     await server.close();
+  }
+});
+
+Deno.test("an answer the server takes longer than the idle timeout to make still reaches the client", async () => {
+  const idleMs = 300;
+  const upstream = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await req.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 4 * idleMs));
+    return new Response("stored");
+  });
+  const refusal = (status: number) => httpResponseBytes(new Response(null, { status }));
+  const front = new TcpFront({
+    hostname: "127.0.0.1",
+    port: 0,
+    upstream: upstream.addr,
+    readTimeoutMs: idleMs / 2,
+    idleTimeoutMs: idleMs,
+    timeoutResponse: await refusal(408),
+    oversizedResponses: { "request-line": await refusal(414), head: await refusal(431) },
+  });
+  try {
+    const res = await fetch(`http://127.0.0.1:${front.addr.port}/`, { method: "POST", body: "x" });
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), "stored");
+  } finally {
+    await front.stopAccepting();
+    await front.closeAll(0);
+    await upstream.shutdown();
   }
 });
