@@ -16,22 +16,10 @@ export interface MatchRow {
   is_hybrid: boolean | null;
 }
 
-/** Stores the lookup keys of events, first removing those of the events in `replacing`. */
-export async function writeLookupKeys(
-  sql: Sql,
-  o: { replacing: string[]; rows: { event_id: string; keys: number[] }[] },
-): Promise<void> {
-  const { replacing, rows } = o;
-  if (replacing.length > 0) {
-    await sql`DELETE FROM event_lookup_keys WHERE event_id = ANY(${replacing}::uuid[])`;
-  }
-  const ids = rows.flatMap((r) => r.keys.map(() => r.event_id));
-  const hashes = rows.flatMap((r) => r.keys.map(String));
+/** Removes the lookup keys of `ids` (events whose matched fields changed). */
+export async function removeLookupKeys(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await sql`
-    INSERT INTO event_lookup_keys (hash, event_id)
-    SELECT * FROM unnest(${hashes}::bigint[], ${ids}::uuid[])
-    ON CONFLICT DO NOTHING`;
+  await sql`DELETE FROM event_lookup_keys WHERE event_id = ANY(${ids}::uuid[])`;
 }
 
 /** The lookup keys stored for each of `ids` (none for an event never detected). */
@@ -67,20 +55,26 @@ export interface Probe {
 }
 
 /**
- * Pairs (probe, candidate) of events that might be the same: sharing a lookup key
- * (server/duplicates/lookup-keys.ts), within the probe's bounds, listed by another contributor
- * or on another platform. One statement for all the probes of a batch (all `contributorId`'s).
+ * Stores the lookup keys of `rows` and returns pairs (probe, candidate) of events that might be
+ * the same: sharing a lookup key (server/duplicates/lookup-keys.ts), within the probe's bounds,
+ * listed by another contributor or on another platform. One statement for a whole batch (all of
+ * `contributorId`'s): the candidates are read from the keys as they were before it, so the
+ * batch's own listings are not among them.
  */
-export async function findCandidates(
+export async function storeKeysAndFindCandidates(
   sql: Sql,
-  o: { contributorId: string; probes: Probe[] },
+  o: { contributorId: string; rows: { event_id: string; keys: number[] }[]; probes: Probe[] },
 ): Promise<{ probe: string; candidate: MatchRow }[]> {
   const { probes } = o;
   const ordinals = probes.flatMap((p, i) => p.keys.map(() => i + 1));
   const hashes = probes.flatMap((p) => p.keys.map(String));
-  if (hashes.length === 0) return [];
   const rows = await sql<(MatchRow & { probe: string })[]>`
-    WITH probe AS (
+    WITH stored AS (
+      INSERT INTO event_lookup_keys (hash, event_id)
+      SELECT * FROM unnest(${o.rows.flatMap((r) => r.keys.map(String))}::bigint[],
+                           ${o.rows.flatMap((r) => r.keys.map(() => r.event_id))}::uuid[])
+      ON CONFLICT DO NOTHING
+    ), probe AS (
       SELECT * FROM unnest(${probes.map((p) => p.id)}::uuid[],
         ${probes.map((p) => p.platform)}::text[],
         ${probes.map((p) => p.at.toISOString())}::timestamptz[],

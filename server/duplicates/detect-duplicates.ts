@@ -6,7 +6,12 @@
  */
 import type { Sql } from "postgres";
 import { groupedAmong, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
-import { findCandidates, lookupKeysOf, writeLookupKeys } from "../db/match-keys.ts";
+import {
+  lookupKeysOf,
+  type MatchRow,
+  removeLookupKeys,
+  storeKeysAndFindCandidates,
+} from "../db/match-keys.ts";
 import type { ChangedEvent } from "../db/events.ts";
 import { type MatchFacts, matchFactsOf } from "./match-facts.ts";
 import { candidateBounds, probeKeys, storedKeys } from "./lookup-keys.ts";
@@ -73,22 +78,23 @@ export async function detectDuplicates(
   await lockDuplicates(sql);
   step("lock");
   const replacing = fresh.filter((w) => !w.inserted).map((w) => w.facts.id);
-  await writeLookupKeys(sql, {
-    replacing,
-    rows: fresh.map((w) => ({ event_id: w.facts.id, keys: w.keys })),
-  });
-  step("write keys");
-  const pairs = await findCandidates(sql, {
+  await removeLookupKeys(sql, replacing);
+  const probes = fresh.map((w) => ({
+    id: w.facts.id,
+    platform: w.platform,
+    keys: probeKeys(w.facts),
+    ...candidateBounds(w.facts),
+  }));
+  const pairs = await storeKeysAndFindCandidates(sql, {
     contributorId: batch.contributorId,
-    probes: fresh.map((w) => ({
-      id: w.facts.id,
-      platform: w.platform,
-      keys: probeKeys(w.facts),
-      ...candidateBounds(w.facts),
-    })),
+    rows: fresh.map((w) => ({ event_id: w.facts.id, keys: w.keys })),
+    probes,
   });
-  step("find candidates");
-  const links = matchPairs(new Map(fresh.map((w) => [w.facts.id, w.facts])), pairs);
+  step("keys and candidates");
+  const links = matchPairs(new Map(fresh.map((w) => [w.facts.id, w.facts])), {
+    found: pairs,
+    within: pairsWithinBatch(fresh, probes),
+  });
   step("match");
   const removed = await replaceDetectedLinks(sql, { replacing, links });
   step("write links");
@@ -105,17 +111,43 @@ export async function detectDuplicates(
   }
 }
 
+/**
+ * Pairs of the batch's own listings on different platforms sharing a key: the statement that
+ * stores their keys does not see them.
+ */
+function pairsWithinBatch(
+  fresh: { platform: string; keys: number[]; facts: MatchFacts }[],
+  probes: { id: string; keys: number[] }[],
+): [string, string][] {
+  const holders = new Map<number, number[]>();
+  fresh.forEach((w, i) => {
+    for (const k of w.keys) holders.set(k, [...(holders.get(k) ?? []), i]);
+  });
+  const pairs: [string, string][] = [];
+  probes.forEach((p, i) => {
+    const found = new Set(p.keys.flatMap((k) => holders.get(k) ?? []));
+    for (const j of found) {
+      if (j !== i && fresh[j].platform !== fresh[i].platform) pairs.push([p.id, fresh[j].facts.id]);
+    }
+  });
+  return pairs;
+}
+
 /** The matcher's verdict on each pair, normalising each candidate once. */
 function matchPairs(
   known: Map<string, MatchFacts>,
-  pairs: Awaited<ReturnType<typeof findCandidates>>,
+  pairs: { found: { probe: string; candidate: MatchRow }[]; within: [string, string][] },
 ): { a: string; b: string; score: number }[] {
-  for (const { candidate } of pairs) {
+  for (const { candidate } of pairs.found) {
     if (!known.has(candidate.id)) known.set(candidate.id, matchFactsOf(candidate));
   }
   const links = new Map<string, { a: string; b: string; score: number }>();
   const seen = new Set<string>();
-  for (const { probe, candidate: { id } } of pairs) {
+  const all = [
+    ...pairs.found.map((p): [string, string] => [p.probe, p.candidate.id]),
+    ...pairs.within,
+  ];
+  for (const [probe, id] of all) {
     const [a, b] = probe < id ? [probe, id] : [id, probe];
     if (seen.has(`${a} ${b}`)) continue;
     seen.add(`${a} ${b}`);

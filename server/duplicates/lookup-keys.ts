@@ -73,8 +73,9 @@ function keysWithoutWeek(f: MatchFacts, side: "stored" | "probe"): string[] {
   }
   // The words run together: "XtremePython" and "Xtreme Python", "DevOps Days".
   if (f.compact.length > 0) keys.push(`c:${f.compact}`);
+  // The same address is the same site: the address only where there is no site.
   if (f.site) keys.push(`s:${f.site}`);
-  if (f.url) keys.push(`u:${f.url}`);
+  else if (f.url) keys.push(`u:${f.url}`);
   return keys;
 }
 

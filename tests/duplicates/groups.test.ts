@@ -124,6 +124,20 @@ for (const kind of testBackends()) {
     }
   });
 
+  Deno.test(`[${kind}] one contributor's listings of a conference on two platforms in one batch are grouped`, async () => {
+    const { server, alice } = await twoContributors(kind);
+    try {
+      await push(server, alice, [alicesCopy, { ...bobsCopy, external_id: "alice-on-meetup" }]);
+      const [shown] = await listing(server);
+      assert.equal(shown.duplicates.length, 1);
+      // An identical re-push changes nothing, and the group stays.
+      await push(server, alice, [alicesCopy, { ...bobsCopy, external_id: "alice-on-meetup" }]);
+      assert.equal((await listing(server)).length, 1);
+    } finally {
+      await server.close();
+    }
+  });
+
   Deno.test(`[${kind}] a group never lets another contributor change or delete your event`, async () => {
     const { server, alice, bob } = await twoContributors(kind);
     try {
