@@ -109,7 +109,8 @@ export async function storeKeysAndFindCandidates(
       WHERE ce.id <> p.id
         AND (ce.contributor_id <> ${o.contributorId}::uuid OR ce.platform <> p.platform)
         AND ce.starts_at <= p.hi AND greatest(ce.starts_at, ce.ends_at) >= p.lo
-        AND (p.south IS NULL OR ce.latitude IS NULL OR ce.latitude BETWEEN p.south AND p.north)
+        AND (p.south IS NULL OR ce.latitude IS NULL OR ce.is_virtual
+          OR ce.latitude BETWEEN p.south AND p.north)
     )
     SELECT probe, id, title, source_url, starts_at, ends_at, city, country, latitude, longitude,
            is_virtual, is_hybrid

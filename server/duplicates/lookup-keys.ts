@@ -134,13 +134,14 @@ export interface CandidateBounds {
   at: Date;
   from: Date;
   to: Date;
-  /** Null when `f` has no coordinates. */
+  /** Null when `f` has no coordinates or is online; online candidates are never cut by it. */
   latitudes: [number, number] | null;
 }
 
 /** The bounds a candidate must fall in to be worth comparing with `f`. */
 export function candidateBounds(f: MatchFacts): CandidateBounds {
-  const lat = f.point?.latitude;
+  // Two online listings are in the same place wherever their coordinates say.
+  const lat = f.online ? undefined : f.point?.latitude;
   return {
     at: new Date(f.start),
     from: new Date(f.start - WINDOW_MS),

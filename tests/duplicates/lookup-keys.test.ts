@@ -37,6 +37,10 @@ Deno.test("the matcher never joins listings outside the candidate bounds", () =>
   assert.ok(
     !matchListings(a, listing({ id: "b", latitude: south - 0.001, longitude: -0.12 })).same,
   );
+  // Online listings are the same place wherever their coordinates: no band for them.
+  const online = { city: null, country: null, is_virtual: true };
+  assert.ok(matchListings(listing(online), listing({ ...online, id: "b", latitude: 10 })).same);
+  assert.equal(candidateBounds(listing(online)).latitudes, null);
   // Everything alike but the time: the same address, title and city.
   const just = (ms: number) => listing({ id: "b", starts_at: new Date(ms).toISOString() });
   assert.ok(matchListings(a, just(window.to.getTime() - 3_600_000)).same);
