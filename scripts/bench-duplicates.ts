@@ -1,24 +1,31 @@
 /**
  * What duplicate detection costs ingestion: 100-event batches stored with and without detection
  * (the same transaction ingest-batch.ts runs), on a database already holding --size events from
- * two contributors (each half of them, detection run on all), alternating rounds so that both
- * see the same database and load. Prints events/s both ways, the cost in percent, and the load
+ * two contributors (detection run on all of them), alternating rounds so that both see the same
+ * database and load. The second contributor re-lists some of the first one's events in its own
+ * words, in the loaded events and in the timed batches alike, so groups form as they would.
+ * Prints events/s both ways, the cost in percent, where detection's time goes, and the load
  * average.
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
- *     [--batches 20] [--rounds 3] [--backend pglite|postgres]
+ *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy]
  */
 import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
-import { EventBatch, type EventRecord } from "../shared/event-schema.ts";
+import type { EventRecord } from "../shared/event-schema.ts";
 import { upsertEvents, type Writer } from "../server/db/events.ts";
-import { detectDuplicates } from "../server/duplicates/detect-duplicates.ts";
+import { detectDuplicates, type DetectionTimings } from "../server/duplicates/detect-duplicates.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
 import { createTestDatabase } from "../dev-support/databases.ts";
 import { insertWriterKey } from "../dev-support/writer-key.ts";
-import { realisticEvents } from "./support/realistic-events.ts";
+import {
+  benchEvents,
+  type BenchMix,
+  RELISTED_PER_HUNDRED,
+  relisting,
+} from "./support/duplicate-bench-events.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -27,33 +34,59 @@ const { values } = parseArgs({
     batches: { type: "string", default: "20" },
     rounds: { type: "string", default: "3" },
     backend: { type: "string", default: "postgres" },
+    mix: { type: "string", default: "realistic" },
   },
 });
 const size = Number(values.size);
 const batches = Number(values.batches);
 const rounds = Number(values.rounds);
 const kind = values.backend === "pglite" ? "pglite" : "postgres";
+if (values.mix !== "realistic" && values.mix !== "heavy") {
+  throw new Error(`Cannot run: --mix is realistic or heavy, not ${JSON.stringify(values.mix)}`);
+}
+const mix: BenchMix = values.mix;
 
-const records = (first: number, count: number): EventRecord[] =>
-  EventBatch.parse({ events: realisticEvents(first, count) }).events;
-
-/** Ten of the events from `first`, as another contributor words them. */
-function relisted(first: number, count: number): EventRecord[] {
-  return records(first, count).map((e) => ({
-    ...e,
-    external_id: `${e.external_id}-again`,
-    source_url: `${e.source_url}/again`,
-    title: `${e.title} Conference`,
-    starts_at: new Date(Date.parse(e.starts_at) + 3_600_000).toISOString(),
-    ends_at: e.ends_at,
-  }));
+/**
+ * Batches of `per` events from `first` for the two contributors in turn: the second one's
+ * re-list some of the first one's previous batch.
+ */
+function* batchesFrom(
+  first: number,
+  count: number,
+  per: number,
+): Generator<[number, EventRecord[]]> {
+  let previous: EventRecord[] = [];
+  for (let b = 0; b < count; b++) {
+    const who = b % 2;
+    const relisted = who === 1
+      ? previous.slice(0, Math.round(per * RELISTED_PER_HUNDRED[mix] / 100)).map((e) =>
+        relisting(e, mix)
+      )
+      : [];
+    const own = benchEvents(first + b * per, per - relisted.length, mix);
+    if (who === 0) previous = own;
+    yield [who, [...own, ...relisted]];
+  }
 }
 
-async function store(sql: Sql, writer: Writer, events: EventRecord[], detect: boolean) {
+async function store(
+  sql: Sql,
+  writer: Writer,
+  events: EventRecord[],
+  detect: DetectionTimings | false,
+) {
   await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
     const outcome = await upsertEvents(tx, writer, events);
-    if (detect) await detectDuplicates(tx, outcome.changed);
+    if (detect) {
+      await detectDuplicates(
+        tx,
+        { contributorId: writer.contributorId, changed: outcome.changed },
+        {
+          timings: detect,
+        },
+      );
+    }
   });
 }
 
@@ -83,6 +116,7 @@ async function timeListings(sql: Sql): Promise<void> {
   }
 }
 
+const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 const location = await createTestDatabase(kind);
 const db = await openDatabase(location);
 try {
@@ -91,51 +125,52 @@ try {
     await insertWriterKey(db.sql, "bench-b"),
   ];
   const loadStarted = performance.now();
-  for (let i = 0; i < size; i += 100) {
-    const writer = writers[(i / 100) % 2];
-    // The second contributor re-lists a tenth of the first one's last events in its own words
-    // (an hour later, another address, "Conference" spelt out), so that groups exist.
-    const batch = writer === writers[1] && i >= 200
-      ? [...records(i, 90), ...relisted(i - 100, 10)]
-      : records(i, 100);
-    await store(db.sql, writer, batch, true);
-    if (i % 10_000 === 0 && i > 0) {
-      console.log(`loaded ${i} events, ${((performance.now() - loadStarted) / 1000).toFixed(0)} s`);
+  const LOAD_BATCH = 500;
+  let loaded = 0;
+  for (const [who, batch] of batchesFrom(0, Math.ceil(size / LOAD_BATCH), LOAD_BATCH)) {
+    await store(db.sql, writers[who], batch, {});
+    loaded += batch.length;
+    if (loaded % 20_000 === 0) {
+      console.log(
+        `loaded ${loaded} events, ${((performance.now() - loadStarted) / 1000).toFixed(0)} s`,
+      );
     }
   }
   await db.sql`ANALYZE`;
   const [{ grouped }] = await db.sql<{ grouped: number }[]>`
     SELECT count(*)::int AS grouped FROM event_group_members`;
   console.log(
-    `${kind}: ${size} events loaded (${grouped} in groups) in ` +
-      `${((performance.now() - loadStarted) / 1000).toFixed(0)} s`,
+    `${kind}, ${mix} mix: ${loaded} events loaded (${grouped} in groups) in ` +
+      `${((performance.now() - loadStarted) / 1000).toFixed(0)} s; load ${load()}`,
   );
   const rate = { on: [] as number[], off: [] as number[] };
+  const timings: DetectionTimings = {};
   let next = 10_000_000;
   for (let r = 0; r < rounds; r++) {
     for (const detect of [false, true]) {
-      const work = Array.from({ length: batches }, () => {
-        const b = records(next, 100);
-        next += 100;
-        return b;
-      });
+      const work = [...batchesFrom(next, batches, 100)];
+      next += batches * 100;
       const t = performance.now();
-      for (let i = 0; i < work.length; i++) await store(db.sql, writers[i % 2], work[i], detect);
+      for (const [who, batch] of work) await store(db.sql, writers[who], batch, detect && timings);
       const perSecond = (batches * 100) / ((performance.now() - t) / 1000);
       rate[detect ? "on" : "off"].push(perSecond);
       console.log(
-        `round ${r + 1} detection ${detect ? "on " : "off"}: ${perSecond.toFixed(0)} events/s`,
+        `round ${r + 1} detection ${detect ? "on " : "off"}: ${perSecond.toFixed(0)} events/s; ` +
+          `load ${load()}`,
       );
     }
   }
+  const perBatch = Object.entries(timings).filter(([k]) => k !== "batches")
+    .map(([k, v]) => `${k} ${(v / timings.batches).toFixed(k === "candidates" ? 0 : 1)}`);
+  console.log(`detection per batch (ms; candidates: pairs): ${perBatch.join(", ")}`);
   await timeListings(db.sql);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const on = median(rate.on);
   const off = median(rate.off);
   console.log(
-    `\n${kind}, ${size} events: detection off ${off.toFixed(0)} events/s, on ${on.toFixed(0)} ` +
-      `events/s (medians of ${rounds}): detection costs ${((1 - on / off) * 100).toFixed(1)}% ` +
-      `of throughput; load average ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}`,
+    `\n${kind}, ${mix} mix, ${size} events: detection off ${off.toFixed(0)} events/s, on ` +
+      `${on.toFixed(0)} events/s (medians of ${rounds}): detection costs ` +
+      `${((1 - on / off) * 100).toFixed(1)}% of throughput; load average ${load()}`,
   );
 } finally {
   await db.close();

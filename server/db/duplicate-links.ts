@@ -62,6 +62,14 @@ export async function groupMatesOf(sql: Sql, ids: string[]): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** Which of `ids` are in some group now. */
+export async function groupedAmong(sql: Sql, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<{ id: string }[]>`
+    SELECT event_id AS id FROM event_group_members WHERE event_id = ANY(${ids}::uuid[])`;
+  return rows.map((r) => r.id);
+}
+
 /** Events linked as the same to another but in no group: left so when a canonical was deleted. */
 export async function ungroupedLinkedEvents(sql: Sql, limit: number): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`
@@ -121,7 +129,7 @@ export async function existingEvents(sql: Sql, ids: string[]): Promise<string[]>
 
 /**
  * The links of the component reachable from `ids` through links (at most `maxDepth` steps and
- * `maxEvents` events), in one statement.
+ * `maxEvents` events beyond `ids` themselves), in one statement.
  */
 export async function linkedComponentOf(
   sql: Sql,
@@ -143,7 +151,9 @@ export async function linkedComponentOf(
       ) n
       WHERE r.depth < ${o.maxDepth}
     ), members AS (
-      SELECT DISTINCT id FROM reach LIMIT ${o.maxEvents}
+      -- The bound counts the events reached, not those asked for: cutting these left listings
+      -- of a big batch linked but in no group.
+      SELECT id FROM reach GROUP BY id ORDER BY min(depth) LIMIT ${o.ids.length + o.maxEvents}
     )
     SELECT l.a, l.b, l.kind, l.score
     FROM members m JOIN event_links l ON l.a = m.id

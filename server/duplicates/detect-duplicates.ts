@@ -5,50 +5,154 @@
  * replaces, so they outlast re-pushes.
  */
 import type { Sql } from "postgres";
-import { groupMatesOf, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
-import { findCandidates, writeLookupKeys } from "../db/match-keys.ts";
+import { groupedAmong, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
+import {
+  lookupKeysOf,
+  type MatchRow,
+  removeLookupKeys,
+  storeKeysAndFindCandidates,
+} from "../db/match-keys.ts";
 import type { ChangedEvent } from "../db/events.ts";
-import { matchFactsOf } from "./match-facts.ts";
-import { probeKeys, storedKeys } from "./lookup-keys.ts";
+import { type MatchFacts, matchFactsOf } from "./match-facts.ts";
+import { candidateBounds, probeKeys, storedKeys } from "./lookup-keys.ts";
 import { matchListings } from "./matcher.ts";
 import { regroup } from "./regroup.ts";
 
+/** Milliseconds spent in each step, added up over calls (for benchmarks). */
+export type DetectionTimings = Record<string, number>;
+
+/** The events a batch of one contributor inserted or changed. */
+export interface WrittenBatch {
+  contributorId: string;
+  changed: ChangedEvent[];
+}
+
+function stepTimer(timings: DetectionTimings | undefined): (name: string) => void {
+  let last = performance.now();
+  return (name) => {
+    if (timings === undefined) return;
+    const now = performance.now();
+    timings[name] = (timings[name] ?? 0) + now - last;
+    last = now;
+  };
+}
+
+const sameSet = (a: Set<number> | undefined, b: number[]) =>
+  a !== undefined && a.size === b.length && b.every((k) => a.has(k));
+
 /**
  * Finds the duplicates of the events a batch inserted or changed and regroups them. A new event
- * has no keys, links or group yet: only changed ones have old ones to replace.
+ * has no keys, links or group yet; a changed one whose matched fields are as they were (its
+ * stored keys name them all) keeps its keys and links, and only its group's canonical choice is
+ * looked at again.
  */
-export async function detectDuplicates(sql: Sql, written: ChangedEvent[]): Promise<void> {
-  if (written.length === 0) return;
-  await lockDuplicates(sql);
-  const ids = written.map((w) => w.id);
-  const updated = written.filter((w) => !w.inserted).map((w) => w.id);
+export async function detectDuplicates(
+  sql: Sql,
+  batch: WrittenBatch,
+  o: { timings?: DetectionTimings } = {},
+): Promise<void> {
+  const step = stepTimer(o.timings);
   // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
-  const facts = written.map((w) => matchFactsOf({ ...w.event, id: w.id }))
-    .filter((f) => Number.isFinite(f.start) && Number.isFinite(f.end));
-  await writeLookupKeys(sql, {
-    replacing: updated,
-    rows: facts.map((f) => ({ event_id: f.id, keys: storedKeys(f) })),
+  const written = batch.changed.map((w) => ({
+    inserted: w.inserted,
+    platform: w.event.platform,
+    facts: matchFactsOf({ ...w.event, id: w.id }),
+  })).filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
+    .map((w) => ({ ...w, keys: storedKeys(w.facts) }));
+  const before = await lookupKeysOf(sql, written.filter((w) => !w.inserted).map((w) => w.facts.id));
+  const kept = written.filter((w) => sameSet(before.get(w.facts.id), w.keys)).map((w) =>
+    w.facts.id
+  );
+  const fresh = written.filter((w) => !sameSet(before.get(w.facts.id), w.keys));
+  step("facts and keys");
+  if (fresh.length === 0) {
+    // Nothing to compare again; a group's canonical listing may follow the new fields or key.
+    const grouped = await groupedAmong(sql, kept);
+    if (grouped.length > 0) {
+      await lockDuplicates(sql);
+      await regroup(sql, grouped);
+    }
+    step("regroup");
+    return;
+  }
+  await lockDuplicates(sql);
+  step("lock");
+  const replacing = fresh.filter((w) => !w.inserted).map((w) => w.facts.id);
+  await removeLookupKeys(sql, replacing);
+  const probes = fresh.map((w) => ({
+    id: w.facts.id,
+    platform: w.platform,
+    keys: probeKeys(w.facts),
+    ...candidateBounds(w.facts),
+  }));
+  const pairs = await storeKeysAndFindCandidates(sql, {
+    contributorId: batch.contributorId,
+    rows: fresh.map((w) => ({ event_id: w.facts.id, keys: w.keys })),
+    probes,
   });
-  const pairs = await findCandidates(sql, facts.map((f) => ({ id: f.id, keys: probeKeys(f) })));
-  const known = new Map(facts.map((f) => [f.id, f]));
-  for (const { candidate } of pairs) {
+  step("keys and candidates");
+  const links = matchPairs(new Map(fresh.map((w) => [w.facts.id, w.facts])), {
+    found: pairs,
+    within: pairsWithinBatch(fresh, probes),
+  });
+  step("match");
+  const removed = await replaceDetectedLinks(sql, { replacing, links });
+  step("write links");
+  // Most writes touch no group: nothing linked before, nothing now, in no group.
+  const seeds = new Set(links.flatMap((l) => [l.a, l.b]));
+  const changedBefore = removed > 0 ? replacing : [];
+  const grouped = await groupedAmong(sql, [...replacing, ...kept]);
+  const regrouping = new Set([...seeds, ...changedBefore, ...grouped]);
+  if (regrouping.size > 0) await regroup(sql, [...regrouping]);
+  step("regroup");
+  if (o.timings !== undefined) {
+    o.timings["candidates"] = (o.timings["candidates"] ?? 0) + pairs.length;
+    o.timings["batches"] = (o.timings["batches"] ?? 0) + 1;
+  }
+}
+
+/**
+ * Pairs of the batch's own listings on different platforms sharing a key: the statement that
+ * stores their keys does not see them.
+ */
+function pairsWithinBatch(
+  fresh: { platform: string; keys: number[]; facts: MatchFacts }[],
+  probes: { id: string; keys: number[] }[],
+): [string, string][] {
+  const holders = new Map<number, number[]>();
+  fresh.forEach((w, i) => {
+    for (const k of w.keys) holders.set(k, [...(holders.get(k) ?? []), i]);
+  });
+  const pairs: [string, string][] = [];
+  probes.forEach((p, i) => {
+    const found = new Set(p.keys.flatMap((k) => holders.get(k) ?? []));
+    for (const j of found) {
+      if (j !== i && fresh[j].platform !== fresh[i].platform) pairs.push([p.id, fresh[j].facts.id]);
+    }
+  });
+  return pairs;
+}
+
+/** The matcher's verdict on each pair, normalising each candidate once. */
+function matchPairs(
+  known: Map<string, MatchFacts>,
+  pairs: { found: { probe: string; candidate: MatchRow }[]; within: [string, string][] },
+): { a: string; b: string; score: number }[] {
+  for (const { candidate } of pairs.found) {
     if (!known.has(candidate.id)) known.set(candidate.id, matchFactsOf(candidate));
   }
   const links = new Map<string, { a: string; b: string; score: number }>();
-  for (const { probe, candidate: { id } } of pairs) {
+  const seen = new Set<string>();
+  const all = [
+    ...pairs.found.map((p): [string, string] => [p.probe, p.candidate.id]),
+    ...pairs.within,
+  ];
+  for (const [probe, id] of all) {
     const [a, b] = probe < id ? [probe, id] : [id, probe];
-    if (links.has(`${a} ${b}`)) continue;
-    const [factsA, factsB] = [known.get(a), known.get(b)];
-    if (factsA === undefined || factsB === undefined) continue;
-    const verdict = matchListings(factsA, factsB);
+    if (seen.has(`${a} ${b}`)) continue;
+    seen.add(`${a} ${b}`);
+    const verdict = matchListings(known.get(a)!, known.get(b)!);
     if (verdict.same) links.set(`${a} ${b}`, { a, b, score: verdict.score });
   }
-  const removed = await replaceDetectedLinks(sql, {
-    replacing: updated,
-    links: [...links.values()],
-  });
-  // Most writes touch no group: nothing linked before, nothing now.
-  if (removed > 0 || links.size > 0 || (await groupMatesOf(sql, updated)).length > 0) {
-    await regroup(sql, ids);
-  }
+  return [...links.values()];
 }

@@ -22,13 +22,46 @@ function weeks(f: MatchFacts, slack: number): number[] {
   return Array.from({ length: week(last) - week(first) + 1 }, (_, i) => week(first) + i);
 }
 
-function keysWithoutWeek(f: MatchFacts, side: "stored" | "probe"): string[] {
-  const words = [...new Set(f.words)].slice(0, MAX_WORDS);
-  const sorted = [...words].sort();
+// Words saying what kind of event, not which one: a pair of two of them ("user group", "intro
+// to") is shared by dozens of listings a week in a busy calendar, each a candidate the matcher
+// then turns down. Keys never pair two of them, and take the naming words first; the matcher
+// still reads every word.
+const KIND_WORDS = new Set((
+  "meetup meetups user users group groups ug summit day days workshop workshops camp bootcamp " +
+  "forum festival symposium expo night week hackathon hack talk talks session sessions " +
+  "community webinar masterclass tutorial training course class series intro introduction to " +
+  "with from how your hands deep dive advanced beginners"
+).split(" "));
+
+/**
+ * The words keys are made of: the title's first four naming words, then its kind words. A pair
+ * holds a naming word, and a kind word pairs only with the first naming word ("Rust Nation
+ * Summit" and "Rust Summit" share "rust summit"; "Rust User Group Oslo" and "Go User Group
+ * Oslo" share nothing).
+ */
+function keyWords(f: MatchFacts): string[] {
+  const words = [...new Set(f.words)];
+  return [...words.filter((w) => !KIND_WORDS.has(w)), ...words.filter((w) => KIND_WORDS.has(w))]
+    .slice(0, MAX_WORDS);
+}
+
+function pairKeys(words: string[]): string[] {
   const keys: string[] = [];
-  for (let i = 0; i < sorted.length; i++) {
-    for (let j = i + 1; j < sorted.length; j++) keys.push(`w:${sorted[i]}+${sorted[j]}`);
+  // A title of kind words only ("Hackathon Night") pairs them all.
+  const kind = (w: string) => KIND_WORDS.has(w) && !KIND_WORDS.has(words[0]);
+  for (let i = 0; i < words.length; i++) {
+    for (let j = i + 1; j < words.length; j++) {
+      if (kind(words[j]) && i > 0) continue;
+      const [a, b] = words[i] < words[j] ? [words[i], words[j]] : [words[j], words[i]];
+      keys.push(`w:${a}+${b}`);
+    }
   }
+  return keys;
+}
+
+function keysWithoutWeek(f: MatchFacts, side: "stored" | "probe"): string[] {
+  const words = keyWords(f);
+  const keys = pairKeys(words);
   // A one-word title ("React") stores its word and finds the titles that start with it ("React
   // Summit"); a longer title finds the one-word titles among its words.
   if (words.length === 1) {
@@ -40,8 +73,9 @@ function keysWithoutWeek(f: MatchFacts, side: "stored" | "probe"): string[] {
   }
   // The words run together: "XtremePython" and "Xtreme Python", "DevOps Days".
   if (f.compact.length > 0) keys.push(`c:${f.compact}`);
+  // The same address is the same site: the address only where there is no site.
   if (f.site) keys.push(`s:${f.site}`);
-  if (f.url) keys.push(`u:${f.url}`);
+  else if (f.url) keys.push(`u:${f.url}`);
   return keys;
 }
 
@@ -68,12 +102,50 @@ function keysIn(f: MatchFacts, side: "stored" | "probe"): number[] {
   return [...new Set(weeks(f, slack).flatMap((w) => keys.map((k) => hash53(`${k}@${w}`))))];
 }
 
-/** What a listing stores: its keys in the weeks of its own days. */
+/**
+ * A key no probe asks for, naming everything the matcher reads of a listing: a listing whose
+ * stored keys are what they were has nothing new to be compared on.
+ */
+function factsKey(f: MatchFacts): number {
+  const { id: _id, ...read } = f;
+  return hash53(`f:${JSON.stringify(read)}`);
+}
+
+/** What a listing stores: its keys in the weeks of its own days, and its facts' key. */
 export function storedKeys(f: MatchFacts): number[] {
-  return keysIn(f, "stored");
+  return [...keysIn(f, "stored"), factsKey(f)];
 }
 
 /** What a listing looks up: its keys in every week its days, two either side, touch. */
 export function probeKeys(f: MatchFacts): number[] {
   return keysIn(f, "probe");
+}
+
+// The widest gap between two listings the matcher ever calls one event (the same address or
+// name, a day or two off: 60 hours), and the degrees of latitude past which two points are
+// always further apart than the matcher's "places far apart" (120 km; a degree is 111.2 km).
+// tests/duplicates/lookup-keys.test.ts holds the matcher to both.
+const WINDOW_MS = 60 * 3_600_000;
+const FAR_DEGREES = 1.1;
+
+/** What a candidate must be near to be worth comparing with `f`: a span, and a latitude band. */
+export interface CandidateBounds {
+  /** `f`'s start, to rank candidates by. */
+  at: Date;
+  from: Date;
+  to: Date;
+  /** Null when `f` has no coordinates or is online; online candidates are never cut by it. */
+  latitudes: [number, number] | null;
+}
+
+/** The bounds a candidate must fall in to be worth comparing with `f`. */
+export function candidateBounds(f: MatchFacts): CandidateBounds {
+  // Two online listings are in the same place wherever their coordinates say.
+  const lat = f.online ? undefined : f.point?.latitude;
+  return {
+    at: new Date(f.start),
+    from: new Date(f.start - WINDOW_MS),
+    to: new Date(f.end + WINDOW_MS),
+    latitudes: lat === undefined ? null : [lat - FAR_DEGREES, lat + FAR_DEGREES],
+  };
 }

@@ -32,7 +32,7 @@ export async function ingestBatch(
         const limited = await budgetApplies(tx, principal);
         const result = await upsertEvents(tx, { keyId, contributorId }, events);
         if (limited) await checkUpcomingBudget(tx, { contributorId, limit });
-        await detectDuplicates(tx, result.changed);
+        await detectDuplicates(tx, { contributorId, changed: result.changed });
         // A trusted key's events need no review; only what waits for review is signalled.
         if (!principal.trusted) {
           await recordReviewSignals(tx, { contributorId, events, outcome: result });

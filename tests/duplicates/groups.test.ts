@@ -124,6 +124,33 @@ for (const kind of testBackends()) {
     }
   });
 
+  Deno.test(`[${kind}] one contributor's listings of a conference on two platforms in one batch are grouped`, async () => {
+    const { server, alice } = await twoContributors(kind);
+    try {
+      await push(server, alice, [alicesCopy, { ...bobsCopy, external_id: "alice-on-meetup" }]);
+      const [shown] = await listing(server);
+      assert.equal(shown.duplicates.length, 1);
+      // A re-push changing no matched field keeps the group: the same, and a new description,
+      // which makes the listing that had none the fuller one and so the canonical one.
+      const copies = [alicesCopy, { ...bobsCopy, external_id: "alice-on-meetup" }];
+      await push(server, alice, copies);
+      assert.equal((await listing(server)).length, 1);
+      const other = copies.find((c) => c.external_id !== shown.external_id)!;
+      await push(server, alice, [{
+        ...other,
+        description: "Now with a description.",
+        venue_name: "darmstadtium",
+        organiser_name: "Python Software Verband",
+        timezone: "Europe/Berlin",
+      }]);
+      const [again] = await listing(server);
+      assert.equal(again.duplicates.length, 1);
+      assert.equal(again.external_id, other.external_id);
+    } finally {
+      await server.close();
+    }
+  });
+
   Deno.test(`[${kind}] a group never lets another contributor change or delete your event`, async () => {
     const { server, alice, bob } = await twoContributors(kind);
     try {
