@@ -1,5 +1,5 @@
 /** What the matcher knows of an event: its normalised title, time, place and address. */
-import { titleWords } from "./normalise-title.ts";
+import { bracketedName, coreOfCompact, spelledWords, titleWords } from "./normalise-title.ts";
 import { cityKey, countryKey } from "./normalise-place.ts";
 import { addressKeys } from "./normalise-url.ts";
 
@@ -23,6 +23,12 @@ export interface MatchFacts {
   id: string;
   words: string[];
   compact: string;
+  /** The compact title without a "conf" run into it ("reactconf" is "react"). */
+  core: string;
+  /** Every word but years, for acronyms: "PNSQC" spells "conference" too. */
+  spelled: string[];
+  /** The name a title gives in brackets ("(PNSQC)"), as words; null when none. */
+  alias: string[] | null;
   /** Start and end (the start when none) in epoch milliseconds. */
   start: number;
   end: number;
@@ -44,10 +50,14 @@ export function matchFactsOf(e: MatchSource): MatchFacts {
   const city = cityKey(e.city);
   const words = titleWords(e.title);
   const address = addressKeys(e.source_url);
+  const compact = words.join("");
   return {
     id: e.id,
     words,
-    compact: words.join(""),
+    compact,
+    core: coreOfCompact(compact),
+    spelled: spelledWords(e.title),
+    alias: bracketedName(e.title),
     start,
     end,
     city,

@@ -3,8 +3,8 @@
  * nothing else, so the evaluation and the tests exercise exactly what ingestion runs.
  */
 import type { MatchFacts } from "./match-facts.ts";
-import { isAcronymOf } from "./normalise-title.ts";
-import { distanceKm } from "./normalise-place.ts";
+import { coreOfCompact, isAcronymOf } from "./normalise-title.ts";
+import { distanceKm, isKnownCountry } from "./normalise-place.ts";
 
 const HOUR = 3_600_000;
 // Same local day with a day of slack: time zones and date-only listings move a start by up
@@ -38,7 +38,11 @@ export function placeRelation(a: MatchFacts, b: MatchFacts): PlaceRelation {
     if (km <= SAME_PLACE_KM) return "same";
     if (km > FAR_KM) return "conflict";
   }
-  if (a.country && b.country && a.country !== b.country) return "conflict";
+  // Only two countries the table knows conflict: an unknown name ("CR and VR", a region) is not
+  // evidence of another country.
+  if (isKnownCountry(a.country) && isKnownCountry(b.country) && a.country !== b.country) {
+    return "conflict";
+  }
   if (a.city && b.city) return a.city === b.city ? "same" : "other-town";
   if (a.online !== b.online && (a.city || b.city)) return "other-town";
   return "unknown";
@@ -94,20 +98,116 @@ function namesAnotherPlace(a: MatchFacts, b: MatchFacts): boolean {
   return names(a, b) || names(b, a);
 }
 
+/** A title as titleSimilarity compares it. */
+interface TitleView {
+  words: string[];
+  compact: string;
+  core: string;
+  spelled: string[];
+}
+
+const view = (words: string[], spelled: string[]): TitleView => {
+  const compact = words.join("");
+  return { words, compact, core: coreOfCompact(compact), spelled };
+};
+
 /**
- * How alike two titles are, 0 to 1: 1 when their naming words run together are the same, 0.9
- * for an acronym of the other, 0.85 and up when one's words are all in the other, else the share
- * of words in common (Jaccard).
+ * Words of `a` not among `matched` that are an acronym of a run of two or more consecutive
+ * words of `b` not among `used` ("apac" for "asia pacific", "agiletd" for "agile testing days"):
+ * each counts as one word in common, and the run as one word of `b`.
+ */
+function acronymRuns(
+  a: string[],
+  b: string[],
+  matched: Set<string>,
+  used: Set<string>,
+): { common: number; folded: number } {
+  let common = 0;
+  let folded = 0;
+  for (const w of a) {
+    if (matched.has(w) || w.length < 3) continue;
+    search: for (let i = 0; i < b.length; i++) {
+      for (let j = b.length; j >= i + 2; j--) {
+        const run = b.slice(i, j);
+        if (run.some((x) => used.has(x)) || !isAcronymOf(w, run)) continue;
+        for (const x of run) used.add(x);
+        matched.add(w);
+        common++;
+        folded += run.length - 1;
+        break search;
+      }
+    }
+  }
+  return { common, folded };
+}
+
+/** 1 for the same name, 0.9 for a one-word acronym of the other, else 0. */
+function sameName(a: TitleView, b: TitleView): number {
+  if (a.compact.length > 0 && (a.compact === b.compact || (a.core === b.core && a.core !== ""))) {
+    return 1;
+  }
+  if (a.words.length === 1 && isAcronymOf(a.words[0], b.spelled)) return 0.9;
+  if (b.words.length === 1 && isAcronymOf(b.words[0], a.spelled)) return 0.9;
+  return 0;
+}
+
+function viewSimilarity(a: TitleView, b: TitleView): number {
+  const name = sameName(a, b);
+  if (name > 0) return name;
+  const inA = new Set(a.words.filter((w) => b.words.some((v) => wordsAlike(w, v))));
+  const inB = new Set(b.words.filter((v) => a.words.some((w) => wordsAlike(w, v))));
+  const ab = acronymRuns(a.words, b.words, inA, inB);
+  const ba = acronymRuns(b.words, a.words, inB, inA);
+  const common = inA.size - ba.common + ab.common;
+  if (common <= 0) return 0;
+  const sizeA = a.words.length - ba.folded;
+  const sizeB = b.words.length - ab.folded;
+  const jaccard = common / (sizeA + sizeB - common);
+  return common >= Math.min(sizeA, sizeB) ? 0.85 + 0.15 * Math.min(1, jaccard) : jaccard;
+}
+
+/**
+ * The views of a listing's title: the whole, and the name it gives in brackets. Where both
+ * listings are in one city, a title naming that city is also read without it ("React Day Berlin"
+ * and "React Day" in Berlin): the place is compared on its own.
+ */
+function titleViews(
+  x: MatchFacts,
+  sameCity: string | null,
+): { view: TitleView; dropped: boolean }[] {
+  const views = [{ view: view(x.words, x.spelled), dropped: false }];
+  if (x.alias) views.push({ view: view(x.alias, x.alias), dropped: false });
+  if (sameCity !== null) {
+    const city = sameCity.split(" ");
+    const rest = x.words.filter((w) => !city.includes(w));
+    if (rest.length > 0 && rest.length < x.words.length && city.every((w) => x.words.includes(w))) {
+      views.push({ view: view(rest, x.spelled.filter((w) => !city.includes(w))), dropped: true });
+    }
+  }
+  return views;
+}
+
+/**
+ * How alike two titles are, 0 to 1: 1 when their naming words run together are the same (a
+ * "conf" run into the name aside), 0.9 for an acronym of the other, 0.85 and up when one's words
+ * are all in the other (a word that is an acronym of several of the other's counting as one),
+ * else the share of words in common (Jaccard). The best over each title and its bracketed name.
  */
 export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
-  if (a.compact.length > 0 && a.compact === b.compact) return 1;
-  if (a.words.length === 1 && isAcronymOf(a.words[0], b.words)) return 0.9;
-  if (b.words.length === 1 && isAcronymOf(b.words[0], a.words)) return 0.9;
-  const common = a.words.filter((w) => b.words.some((v) => wordsAlike(w, v))).length;
-  if (common === 0) return 0;
-  const jaccard = common / (a.words.length + b.words.length - common);
-  const fewer = Math.min(a.words.length, b.words.length);
-  return common === fewer ? 0.85 + 0.15 * jaccard : jaccard;
+  const sameCity = a.city !== null && a.city === b.city ? a.city : null;
+  let best = 0;
+  for (const va of titleViews(a, sameCity)) {
+    for (const vb of titleViews(b, sameCity)) {
+      // Without its city a title may be a few common words ("Software Testing"): only the same
+      // name, or an acronym of it, counts then.
+      const dropped = va.dropped || vb.dropped;
+      best = Math.max(
+        best,
+        dropped ? sameName(va.view, vb.view) : viewSimilarity(va.view, vb.view),
+      );
+    }
+  }
+  return best;
 }
 
 /** Decides whether `a` and `b` list the same real-world event. */

@@ -49,7 +49,10 @@ export function foldText(text: string): string {
   // Unicode normalisation is the costliest step: only text beyond ASCII needs it.
   // deno-lint-ignore no-control-regex
   const ascii = /^[\x00-\x7f]*$/.test(text);
-  const plain = ascii ? text : text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  // "Testμ" is "TestMu": the Greek letter has no decomposition to fold.
+  const plain = ascii
+    ? text
+    : text.replace(/[\u00b5\u03bc]/g, "mu").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   return plain.toLowerCase()
     .replace(/&/g, " and ").replace(/\+/g, " plus ")
     .replace(/[^a-z0-9]+/g, " ").trim();
@@ -60,12 +63,154 @@ function isEditionMark(word: string): boolean {
     /^\d+([a-z]|st|nd|rd|th|eme|er)?$/.test(word) || /^v\d+$/.test(word);
 }
 
+// Countries as titles name them, in one spelling: "PyCon SK" and "PyCon Slovakia", "PyCon Italia"
+// and "PyCon Italy", "PyConZA" and "PyCon South Africa" (as a code the words run together alike).
+// Codes that are also common words ("in", "it", "at", "de") are not read as countries.
+const TITLE_COUNTRIES: Record<string, string> = {
+  "south africa": "za",
+  "new zealand": "nz",
+  "united kingdom": "uk",
+  "great britain": "uk",
+  "united states": "us",
+  "czech republic": "cz",
+  "south korea": "kr",
+  "hong kong": "hk",
+  "latin america": "latam",
+  "asia pacific": "apac",
+  usa: "us",
+  slovakia: "sk",
+  taiwan: "tw",
+  lithuania: "lt",
+  czechia: "cz",
+  czech: "cz",
+  italy: "it",
+  italia: "it",
+  australia: "au",
+  poland: "pl",
+  polska: "pl",
+  romania: "ro",
+  hungary: "hu",
+  greece: "gr",
+  hellas: "gr",
+  kenya: "ke",
+  nigeria: "ng",
+  philippines: "ph",
+  singapore: "sg",
+  korea: "kr",
+  japan: "jp",
+  china: "cn",
+  brazil: "br",
+  brasil: "br",
+  mexico: "mx",
+  chile: "cl",
+  estonia: "ee",
+  latvia: "lv",
+  slovenia: "si",
+  croatia: "hr",
+  serbia: "rs",
+  bulgaria: "bg",
+  ukraine: "ua",
+  turkey: "tr",
+  turkiye: "tr",
+  france: "fr",
+  switzerland: "ch",
+  denmark: "dk",
+  finland: "fi",
+  portugal: "pt",
+  ireland: "ie",
+  netherlands: "nl",
+  sweden: "se",
+  spain: "es",
+  espana: "es",
+  germany: "de",
+  deutschland: "de",
+  india: "in",
+  canada: "ca",
+  colombia: "co",
+  argentina: "ar",
+  israel: "il",
+  austria: "at",
+  belgium: "be",
+  norway: "no",
+  sk: "sk",
+  tw: "tw",
+  lt: "lt",
+  cz: "cz",
+  za: "za",
+  au: "au",
+  nz: "nz",
+  uk: "uk",
+  pl: "pl",
+  ro: "ro",
+  hu: "hu",
+  gr: "gr",
+  ke: "ke",
+  ng: "ng",
+  ph: "ph",
+  sg: "sg",
+  kr: "kr",
+  jp: "jp",
+  br: "br",
+  mx: "mx",
+  ee: "ee",
+  hr: "hr",
+  rs: "rs",
+  bg: "bg",
+  ua: "ua",
+  tr: "tr",
+  fr: "fr",
+  ch: "ch",
+  dk: "dk",
+  fi: "fi",
+  pt: "pt",
+  ie: "ie",
+  nl: "nl",
+  latam: "latam",
+  apac: "apac",
+};
+
+function countriesAsCodes(folded: string): string[] {
+  const words = folded.split(" ").filter((w) => w.length > 0);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const two = i + 1 < words.length ? TITLE_COUNTRIES[`${words[i]} ${words[i + 1]}`] : undefined;
+    if (two) {
+      out.push(two);
+      i++;
+    } else out.push(TITLE_COUNTRIES[words[i]] ?? words[i]);
+  }
+  return out;
+}
+
 /** The words of a title that name the event (a title of only such words keeps them all). */
 export function titleWords(title: string): string[] {
   const words = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
   const naming = words.filter((w) => !isEditionMark(w) && !EDITION_WORDS.has(w));
   const kept = naming.length > 0 ? naming : words.filter((w) => !isEditionMark(w));
-  return [...new Set(kept)];
+  return [...new Set(countriesAsCodes(kept.join(" ")))];
+}
+
+/** All the title's words but years and edition numbers: what an acronym may stand for. */
+export function spelledWords(title: string): string[] {
+  const words = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
+  return countriesAsCodes(words.filter((w) => !isEditionMark(w)).join(" "));
+}
+
+/**
+ * The other name a title gives in brackets ("Pacific Northwest Software Quality Conference
+ * (PNSQC)", "Render-Atlanta (RenderATL)"), as title words; null when there is none.
+ */
+export function bracketedName(title: string): string[] | null {
+  const m = title.match(/\(([^()]{2,60})\)/);
+  if (!m) return null;
+  const words = titleWords(m[1]);
+  return words.length > 0 && words.length < titleWords(title).length ? words : null;
+}
+
+/** The compact title without a trailing "conf" run into the name: "ReactConf" is "React". */
+export function coreOfCompact(compact: string): string {
+  const m = compact.match(/^(.{4,}?)(conference|conf)$/);
+  return m ? m[1] : compact;
 }
 
 /** The title's letters and digits run together, years and edition words left out. */
