@@ -143,7 +143,14 @@ function acronymRuns(
 
 /** 1 for the same name, 0.9 for a one-word acronym of the other, else 0. */
 function sameName(a: TitleView, b: TitleView): number {
-  if (a.compact.length > 0 && (a.compact === b.compact || (a.core === b.core && a.core !== ""))) {
+  if (a.compact.length > 0 && a.compact === b.compact) return 1;
+  // "ReactConf" and "React Conf": the other title must say "conf" too, or "KotlinConf" would be
+  // any listing titled "Kotlin".
+  const spellsConf = (x: TitleView) => x.spelled.some((w) => w === "conf" || w === "conference");
+  if (
+    (a.core !== a.compact && a.core === b.compact && spellsConf(b)) ||
+    (b.core !== b.compact && b.core === a.compact && spellsConf(a))
+  ) {
     return 1;
   }
   if (a.words.length === 1 && isAcronymOf(a.words[0], b.spelled)) return 0.9;

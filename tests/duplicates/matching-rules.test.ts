@@ -117,6 +117,8 @@ Deno.test("a bracketed name is another name of the event; a 'conf' run into the 
   assert.equal(coreOfCompact("reactconf"), "react");
   assert.equal(coreOfCompact("jsconf"), "jsconf");
   assert.equal(similarity({ title: "ReactConf" }, { title: "React Conf 2031" }), 1);
+  // A listing titled "Kotlin" (a meetup) is not KotlinConf.
+  assert.ok(similarity({ title: "KotlinConf" }, { title: "Kotlin" }) < 0.85);
 });
 
 Deno.test("a word may be an acronym of several of the other title's words", () => {
