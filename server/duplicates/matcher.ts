@@ -13,6 +13,8 @@ const MAX_GAP = 36 * HOUR;
 // Two listings written a day or two apart with the same name and address.
 const MAX_GAP_SAME_ADDRESS = 60 * HOUR;
 const SAME_PLACE_KM = 30;
+// Starts (and ends) this close are the same days, whatever time zone a list wrote them in.
+const SAME_DAY_MS = 14 * HOUR;
 const FAR_KM = 120;
 
 /** How two listings' places compare. */
@@ -158,7 +160,7 @@ function sameName(a: TitleView, b: TitleView): number {
   return 0;
 }
 
-function viewSimilarity(a: TitleView, b: TitleView): number {
+function viewSimilarity(a: TitleView, b: TitleView, oneWordNames: boolean): number {
   const name = sameName(a, b);
   if (name > 0) return name;
   const inA = new Set(a.words.filter((w) => b.words.some((v) => wordsAlike(w, v))));
@@ -170,28 +172,47 @@ function viewSimilarity(a: TitleView, b: TitleView): number {
   const sizeA = a.words.length - ba.folded;
   const sizeB = b.words.length - ab.folded;
   const jaccard = common / (sizeA + sizeB - common);
+  // A one-word title inside a longer one ("React" in "React Advanced") names a series as often as
+  // the event: it is the same name only where the caller has other evidence.
+  if (Math.min(sizeA, sizeB) === 1 && Math.max(sizeA, sizeB) > 1 && !oneWordNames) return jaccard;
   return common >= Math.min(sizeA, sizeB) ? 0.85 + 0.15 * Math.min(1, jaccard) : jaccard;
 }
 
 /**
  * The views of a listing's title: the whole, and the name it gives in brackets. Where both
- * listings are in one city, a title naming that city is also read without it ("React Day Berlin"
- * and "React Day" in Berlin): the place is compared on its own.
+ * listings are in one city or one country, a title naming it is also read without it ("React Day
+ * Berlin" and "React Day" in Berlin, "PyCon US" and "PyCon" in the US): the place is compared on
+ * its own.
  */
 function titleViews(
   x: MatchFacts,
-  sameCity: string | null,
+  place: string[],
 ): { view: TitleView; dropped: boolean }[] {
   const views = [{ view: view(x.words, x.spelled), dropped: false }];
   if (x.alias) views.push({ view: view(x.alias, x.alias), dropped: false });
-  if (sameCity !== null) {
-    const city = sameCity.split(" ");
-    const rest = x.words.filter((w) => !city.includes(w));
-    if (rest.length > 0 && rest.length < x.words.length && city.every((w) => x.words.includes(w))) {
-      views.push({ view: view(rest, x.spelled.filter((w) => !city.includes(w))), dropped: true });
-    }
+  const rest = x.words.filter((w) => !place.includes(w));
+  if (rest.length > 0 && rest.length < x.words.length) {
+    views.push({ view: view(rest, x.spelled.filter((w) => !place.includes(w))), dropped: true });
   }
   return views;
+}
+
+// countryKey's code where titles write another ("UK" for Great Britain).
+const TITLE_CODE: Record<string, string> = { gb: "uk" };
+
+/** The words naming the place both listings are in: the shared city's, the shared country's. */
+function sharedPlaceWords(a: MatchFacts, b: MatchFacts): string[] {
+  const words: string[] = [];
+  if (a.city !== null && a.city === b.city) {
+    const city = a.city.split(" ");
+    if (city.every((w) => a.words.includes(w)) || city.every((w) => b.words.includes(w))) {
+      words.push(...city);
+    }
+  }
+  if (isKnownCountry(a.country) && a.country === b.country) {
+    words.push(TITLE_CODE[a.country!] ?? a.country!);
+  }
+  return words;
 }
 
 /**
@@ -201,16 +222,22 @@ function titleViews(
  * else the share of words in common (Jaccard). The best over each title and its bracketed name.
  */
 export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
-  const sameCity = a.city !== null && a.city === b.city ? a.city : null;
+  const place = sharedPlaceWords(a, b);
+  // The evidence that lets a one-word title stand for a longer one: the same site, or the very
+  // same days (a series' other events are elsewhere or on other days).
+  const sameSite = (a.site !== null && a.site === b.site) || (a.url !== null && a.url === b.url);
+  const sameDays = Math.abs(a.start - b.start) <= SAME_DAY_MS &&
+    Math.abs(a.end - b.end) <= SAME_DAY_MS;
+  const oneWordNames = sameSite || sameDays;
   let best = 0;
-  for (const va of titleViews(a, sameCity)) {
-    for (const vb of titleViews(b, sameCity)) {
+  for (const va of titleViews(a, place)) {
+    for (const vb of titleViews(b, place)) {
       // Without its city a title may be a few common words ("Software Testing"): only the same
       // name, or an acronym of it, counts then.
       const dropped = va.dropped || vb.dropped;
       best = Math.max(
         best,
-        dropped ? sameName(va.view, vb.view) : viewSimilarity(va.view, vb.view),
+        dropped ? sameName(va.view, vb.view) : viewSimilarity(va.view, vb.view, oneWordNames),
       );
     }
   }

@@ -158,3 +158,44 @@ Deno.test("a title naming its own city matches the same name without it, and onl
     !same({ title: "DevOpsDays Vienna", ...vienna }, { title: "Vienna Testing Days", ...vienna }),
   );
 });
+
+Deno.test("a one-word title inside a longer one is the same name only with the same site or days", () => {
+  const london = { city: "London", country: "UK" };
+  // A series' word and another of its conferences, a day apart in one city: two events.
+  assert.ok(
+    !same({ title: "React Conf", ...london, starts_at: "2031-05-01T09:00:00Z" }, {
+      title: "React Advanced",
+      ...london,
+      starts_at: "2031-05-02T09:00:00Z",
+      ends_at: "2031-05-02T18:00:00Z",
+    }),
+  );
+  // The same days, or the same site: one event described at more length.
+  assert.ok(same({ title: "EuroSTAR Conference", ...london }, {
+    title: "EuroSTAR 2031 Software Testing Conference",
+    ...london,
+  }));
+  assert.ok(
+    same({ title: "TestFlix", is_virtual: true, source_url: "https://thetesttribe.com/testflix" }, {
+      title: "TestFlix - Global Software Testing Conference",
+      is_virtual: true,
+      starts_at: "2031-05-01T15:00:00Z",
+      ends_at: "2031-05-03T18:00:00Z",
+      source_url: "https://thetesttribe.com/testflix/",
+    }),
+  );
+});
+
+Deno.test("a title naming the country both listings are in is also read without it", () => {
+  assert.ok(same({ title: "PyCon", city: "Cleveland, OH", country: "U.S.A." }, {
+    title: "PyCon US",
+    city: "Cleveland",
+    country: "USA",
+    starts_at: "2031-05-01T09:00:00Z",
+    ends_at: "2031-05-03T18:00:00Z",
+  }));
+  // Another country's edition stays apart even online.
+  assert.ok(
+    !same({ title: "PyCon US", is_virtual: true }, { title: "PyCon UK", is_virtual: true }),
+  );
+});
