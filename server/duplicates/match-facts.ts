@@ -1,5 +1,5 @@
 /** What the matcher knows of an event: its normalised title, time, place and address. */
-import { bracketedName, coreOfCompact, spelledWords, titleWords } from "./normalise-title.ts";
+import { coreOfCompact, otherNames, spelledWords, titleWords } from "./normalise-title.ts";
 import { cityKey, countryKey } from "./normalise-place.ts";
 import { addressKeys } from "./normalise-url.ts";
 
@@ -27,8 +27,8 @@ export interface MatchFacts {
   core: string;
   /** Every word but years, for acronyms: "PNSQC" spells "conference" too. */
   spelled: string[];
-  /** The name a title gives in brackets ("(PNSQC)"), as words; null when none. */
-  alias: string[] | null;
+  /** The other names the title gives ("(PNSQC)", the name before a tagline), as words. */
+  aliases: string[][];
   /** Start and end (the start when none) in epoch milliseconds. */
   start: number;
   end: number;
@@ -57,7 +57,7 @@ export function matchFactsOf(e: MatchSource): MatchFacts {
     compact,
     core: coreOfCompact(compact),
     spelled: spelledWords(e.title),
-    alias: bracketedName(e.title),
+    aliases: otherNames(e.title),
     start,
     end,
     city,

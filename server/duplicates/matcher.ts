@@ -189,7 +189,7 @@ function titleViews(
   place: string[],
 ): { view: TitleView; dropped: boolean }[] {
   const views = [{ view: view(x.words, x.spelled), dropped: false }];
-  if (x.alias) views.push({ view: view(x.alias, x.alias), dropped: false });
+  for (const alias of x.aliases) views.push({ view: view(alias, alias), dropped: false });
   const rest = x.words.filter((w) => !place.includes(w));
   if (rest.length > 0 && rest.length < x.words.length) {
     views.push({ view: view(rest, x.spelled.filter((w) => !place.includes(w))), dropped: true });

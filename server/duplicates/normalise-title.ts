@@ -197,14 +197,20 @@ export function spelledWords(title: string): string[] {
 }
 
 /**
- * The other name a title gives in brackets ("Pacific Northwest Software Quality Conference
- * (PNSQC)", "Render-Atlanta (RenderATL)"), as title words; null when there is none.
+ * The other names a title gives, as title words: in brackets ("Pacific Northwest Software Quality
+ * Conference (PNSQC)", "Render-Atlanta (RenderATL)"), and the name before a tagline ("TestFlix -
+ * Global Software Testing Conference", "CypressConf | Call For Papers"). Each shorter than the
+ * whole title; none when there are none.
  */
-export function bracketedName(title: string): string[] | null {
-  const m = title.match(/\(([^()]{2,60})\)/);
-  if (!m) return null;
-  const words = titleWords(m[1]);
-  return words.length > 0 && words.length < titleWords(title).length ? words : null;
+export function otherNames(title: string): string[][] {
+  const whole = titleWords(title).length;
+  const names: string[][] = [];
+  const bracket = title.match(/\(([^()]{2,60})\)/);
+  if (bracket) names.push(titleWords(bracket[1]));
+  // A separator between words: " - ", " – ", " | ", ": " (not the hyphen of "Render-Atlanta").
+  const head = title.split(/\s+[-\u2013\u2014|]\s+|:\s+|\s+\|/)[0];
+  if (head.length < title.length) names.push(titleWords(head.replace(/\([^()]*\)/g, " ")));
+  return names.filter((n) => n.length > 0 && n.length < whole);
 }
 
 /** The compact title without a trailing "conf" run into the name: "ReactConf" is "React". */

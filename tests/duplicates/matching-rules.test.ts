@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import {
-  bracketedName,
   compactTitle,
   coreOfCompact,
   foldText,
+  otherNames,
   titleWords,
 } from "../../server/duplicates/normalise-title.ts";
 import { countryKey, isKnownCountry } from "../../server/duplicates/normalise-place.ts";
@@ -102,14 +102,22 @@ Deno.test("letters without decomposition are spelt out: Testμ is TestMu", () =>
   assert.equal(compactTitle("TestMu Conference 2031"), compactTitle("Testμ Conference 2031"));
 });
 
-Deno.test("a bracketed name is another name of the event; a 'conf' run into the name is not", () => {
+Deno.test("a bracketed name or the name before a tagline is another name of the event; a 'conf' run into the name is not", () => {
   assert.deepEqual(
-    bracketedName("Pacific Northwest Software Quality Conference (PNSQC) 2031"),
-    ["pnsqc"],
+    otherNames("Pacific Northwest Software Quality Conference (PNSQC) 2031"),
+    [["pnsqc"]],
   );
-  assert.equal(bracketedName("Render-Atlanta"), null);
-  // A bracket holding the whole name says nothing more.
-  assert.equal(bracketedName("(PNSQC)"), null);
+  assert.deepEqual(otherNames("TestFlix - Global Software Testing Conference"), [["testflix"]]);
+  assert.deepEqual(otherNames("CypressConf | Call For Papers"), [["cypressconf"]]);
+  // A hyphen inside a name is no separator; a bracket holding the whole name says nothing more.
+  assert.deepEqual(otherNames("Render-Atlanta"), []);
+  assert.deepEqual(otherNames("(PNSQC)"), []);
+  assert.equal(
+    similarity({ title: "TestFlix - Global Software Testing Conference" }, {
+      title: "TestFlix 2031",
+    }),
+    1,
+  );
   assert.equal(
     similarity({ title: "Render-Atlanta (RenderATL)" }, { title: "render(ATL) 2031" }),
     1,
