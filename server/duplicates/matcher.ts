@@ -2,8 +2,8 @@
  * Whether two listings are the same real-world event. Pure: the rules read two MatchFacts and
  * nothing else, so the evaluation and the tests exercise exactly what ingestion runs.
  */
-import type { MatchFacts } from "./match-facts.ts";
-import { coreOfCompact, isAcronymOf } from "./normalise-title.ts";
+import { type MatchFacts, type TitleView, titleView } from "./match-facts.ts";
+import { spellsAcronym } from "./normalise-title.ts";
 import { distanceKm, isKnownCountry } from "./normalise-place.ts";
 
 const HOUR = 3_600_000;
@@ -13,6 +13,8 @@ const MAX_GAP = 36 * HOUR;
 // Two listings written a day or two apart with the same name and address.
 const MAX_GAP_SAME_ADDRESS = 60 * HOUR;
 const SAME_PLACE_KM = 30;
+// An acronym is at most this long, and stands for at most as many words as it has letters.
+const MAX_ACRONYM = 12;
 // Starts (and ends) this close are the same days, whatever time zone a list wrote them in.
 const SAME_DAY_MS = 14 * HOUR;
 const FAR_KM = 120;
@@ -100,19 +102,6 @@ function namesAnotherPlace(a: MatchFacts, b: MatchFacts): boolean {
   return names(a, b) || names(b, a);
 }
 
-/** A title as titleSimilarity compares it. */
-interface TitleView {
-  words: string[];
-  compact: string;
-  core: string;
-  spelled: string[];
-}
-
-const view = (words: string[], spelled: string[]): TitleView => {
-  const compact = words.join("");
-  return { words, compact, core: coreOfCompact(compact), spelled };
-};
-
 /**
  * Words of `a` not among `matched` that are an acronym of a run of two or more consecutive
  * words of `b` not among `used` ("apac" for "asia pacific", "agiletd" for "agile testing days"):
@@ -127,11 +116,12 @@ function acronymRuns(
   let common = 0;
   let folded = 0;
   for (const w of a) {
-    if (matched.has(w) || w.length < 3) continue;
+    if (matched.has(w) || w.length < 3 || w.length > MAX_ACRONYM) continue;
     search: for (let i = 0; i < b.length; i++) {
-      for (let j = b.length; j >= i + 2; j--) {
+      if (b[i][0] !== w[0]) continue;
+      for (let j = Math.min(b.length, i + w.length); j >= i + 2; j--) {
         const run = b.slice(i, j);
-        if (run.some((x) => used.has(x)) || !isAcronymOf(w, run)) continue;
+        if (run.some((x) => used.has(x)) || !spellsAcronym(w, run)) continue;
         for (const x of run) used.add(x);
         matched.add(w);
         common++;
@@ -155,16 +145,24 @@ function sameName(a: TitleView, b: TitleView): number {
   ) {
     return 1;
   }
-  if (a.words.length === 1 && isAcronymOf(a.words[0], b.spelled)) return 0.9;
-  if (b.words.length === 1 && isAcronymOf(b.words[0], a.spelled)) return 0.9;
+  if (a.words.length === 1 && spellsAcronym(a.words[0], b.spelled)) return 0.9;
+  if (b.words.length === 1 && spellsAcronym(b.words[0], a.spelled)) return 0.9;
   return 0;
 }
 
 function viewSimilarity(a: TitleView, b: TitleView, oneWordNames: boolean): number {
   const name = sameName(a, b);
   if (name > 0) return name;
-  const inA = new Set(a.words.filter((w) => b.words.some((v) => wordsAlike(w, v))));
-  const inB = new Set(b.words.filter((v) => a.words.some((w) => wordsAlike(w, v))));
+  const inA = new Set<string>();
+  const inB = new Set<string>();
+  for (const w of a.words) {
+    for (const v of b.words) {
+      if (wordsAlike(w, v)) {
+        inA.add(w);
+        inB.add(v);
+      }
+    }
+  }
   const ab = acronymRuns(a.words, b.words, inA, inB);
   const ba = acronymRuns(b.words, a.words, inB, inA);
   const common = inA.size - ba.common + ab.common;
@@ -188,11 +186,15 @@ function titleViews(
   x: MatchFacts,
   place: string[],
 ): { view: TitleView; dropped: boolean }[] {
-  const views = [{ view: view(x.words, x.spelled), dropped: false }];
-  for (const alias of x.aliases) views.push({ view: view(alias, alias), dropped: false });
+  const views = [{ view: x as TitleView, dropped: false }];
+  for (const alias of x.aliases) views.push({ view: alias, dropped: false });
+  if (place.length === 0 || !x.words.some((w) => place.includes(w))) return views;
   const rest = x.words.filter((w) => !place.includes(w));
-  if (rest.length > 0 && rest.length < x.words.length) {
-    views.push({ view: view(rest, x.spelled.filter((w) => !place.includes(w))), dropped: true });
+  if (rest.length > 0) {
+    views.push({
+      view: titleView(rest, x.spelled.filter((w) => !place.includes(w))),
+      dropped: true,
+    });
   }
   return views;
 }

@@ -184,16 +184,24 @@ function countriesAsCodes(folded: string): string[] {
 
 /** The words of a title that name the event (a title of only such words keeps them all). */
 export function titleWords(title: string): string[] {
-  const words = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
-  const naming = words.filter((w) => !isEditionMark(w) && !EDITION_WORDS.has(w));
-  const kept = naming.length > 0 ? naming : words.filter((w) => !isEditionMark(w));
-  return [...new Set(countriesAsCodes(kept.join(" ")))];
+  return titleParts(title).words;
 }
 
 /** All the title's words but years and edition numbers: what an acronym may stand for. */
 export function spelledWords(title: string): string[] {
-  const words = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
-  return countriesAsCodes(words.filter((w) => !isEditionMark(w)).join(" "));
+  return titleParts(title).spelled;
+}
+
+/** titleWords and spelledWords, folding the title once. */
+export function titleParts(title: string): { words: string[]; spelled: string[] } {
+  const all = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
+  const unmarked = all.filter((w) => !isEditionMark(w));
+  const naming = unmarked.filter((w) => !EDITION_WORDS.has(w));
+  const kept = naming.length > 0 ? naming : unmarked;
+  return {
+    words: [...new Set(countriesAsCodes(kept.join(" ")))],
+    spelled: countriesAsCodes(unmarked.join(" ")),
+  };
 }
 
 /**
@@ -202,8 +210,9 @@ export function spelledWords(title: string): string[] {
  * Global Software Testing Conference", "CypressConf | Call For Papers"). Each shorter than the
  * whole title; none when there are none.
  */
-export function otherNames(title: string): string[][] {
-  const whole = titleWords(title).length;
+export function otherNames(title: string, whole = titleWords(title).length): string[][] {
+  // Most titles have neither: skip the splitting.
+  if (!/[(|:\u2013\u2014]|\s-\s/.test(title)) return [];
   const names: string[][] = [];
   const bracket = title.match(/\(([^()]{2,60})\)/);
   if (bracket) names.push(titleWords(bracket[1]));
@@ -237,17 +246,23 @@ function splitJoined(title: string): string {
  * expo"). Words in EDITION_WORDS may be skipped.
  */
 export function isAcronymOf(short: string, words: string[]): boolean {
-  const letters = foldText(short).replace(/ /g, "");
+  return spellsAcronym(foldText(short).replace(/ /g, ""), words);
+}
+
+/** isAcronymOf for letters already folded (lower case, no spaces): the matcher's inner loop. */
+export function spellsAcronym(letters: string, words: string[]): boolean {
   if (letters.length < 2 || letters.length > 12 || words.length < 2 || words.length > 12) {
     return false;
   }
+  // The first letter starts the first word (or an edition word is skipped): most pairs stop here.
+  if (words[0][0] !== letters[0] && !EDITION_WORDS.has(words[0])) return false;
   const fits = (i: number, w: number): boolean => {
     if (i === letters.length) return w === words.length;
     if (w === words.length) return false;
     const word = words[w];
     if (EDITION_WORDS.has(word) && fits(i, w + 1)) return true;
     for (let n = 1; n <= word.length && i + n <= letters.length; n++) {
-      if (word.slice(0, n) !== letters.slice(i, i + n)) break;
+      if (word.charCodeAt(n - 1) !== letters.charCodeAt(i + n - 1)) break;
       if (fits(i + n, w + 1)) return true;
     }
     return false;
