@@ -211,7 +211,9 @@ function sharedPlaceWords(a: MatchFacts, b: MatchFacts): string[] {
       words.push(...city);
     }
   }
-  if (isKnownCountry(a.country) && a.country === b.country) {
+  // Not for two towns: "DevFest" in Nantes and "DevFest France" in Lille are two DevFests.
+  const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
+  if (!twoTowns && isKnownCountry(a.country) && a.country === b.country) {
     words.push(TITLE_CODE[a.country!] ?? a.country!);
   }
   return words;
@@ -230,7 +232,10 @@ export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
   const sameSite = (a.site !== null && a.site === b.site) || (a.url !== null && a.url === b.url);
   const sameDays = Math.abs(a.start - b.start) <= SAME_DAY_MS &&
     Math.abs(a.end - b.end) <= SAME_DAY_MS;
-  const oneWordNames = sameSite || sameDays;
+  // Two towns on the same days are a series' weekend ("DevFest" in Nantes and Lille): there only
+  // the same site will do.
+  const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
+  const oneWordNames = sameSite || (sameDays && !twoTowns);
   let best = 0;
   for (const va of titleViews(a, place)) {
     for (const vb of titleViews(b, place)) {

@@ -202,6 +202,14 @@ Deno.test("a title naming the country both listings are in is also read without 
     starts_at: "2031-05-01T09:00:00Z",
     ends_at: "2031-05-03T18:00:00Z",
   }));
+  // Two towns of one country: the country's name in one title is no licence to drop it.
+  assert.ok(
+    !same({ title: "DevFest", city: "Nantes", country: "France" }, {
+      title: "DevFest France",
+      city: "Lille",
+      country: "France",
+    }),
+  );
   // Another country's edition stays apart even online.
   assert.ok(
     !same({ title: "PyCon US", is_virtual: true }, { title: "PyCon UK", is_virtual: true }),
