@@ -5,8 +5,6 @@
  */
 import { type SourceEvent } from "./duplicate-sources.ts";
 import { createApiKey, type TestServer } from "../../dev-support/test-server.ts";
-import { compactTitle, titleWords } from "../../server/duplicates/normalise-title.ts";
-import { cityKey } from "../../server/duplicates/normalise-place.ts";
 
 const LABELS = new URL("../../tests/fixtures/duplicates/labels.json", import.meta.url);
 const DAY = 86_400_000;
@@ -16,10 +14,12 @@ export type PairKey = string;
 export const pairKey = (a: string, b: string): PairKey => (a < b ? `${a}|${b}` : `${b}|${a}`);
 const sourceOf = (externalId: string) => externalId.slice(0, externalId.indexOf(":"));
 
-/** The labelled set: positives and the hard negatives among the lists' events. */
+/** The labelled set: positives, the hard negatives, and pairs left out of the scores. */
 export interface Labels {
   positives: Set<PairKey>;
   hardNegatives: Map<PairKey, string>;
+  /** Pairs the entries do not decide: neither a hit nor a false merge. */
+  ambiguous: Set<PairKey>;
 }
 
 /** Reads the positives and derives the hard negatives between `events` of different lists. */
@@ -27,27 +27,38 @@ export async function readLabels(events: SourceEvent[]): Promise<Labels> {
   const file = JSON.parse(await Deno.readTextFile(LABELS)) as {
     positives: { a: string; b: string }[];
     colocated: { a: string; b: string }[];
+    ambiguous: { a: string; b: string }[];
   };
   const known = new Set(events.map((e) => e.external_id));
-  const positives = new Set(
-    file.positives.filter((p) => known.has(p.a) && known.has(p.b)).map((p) => pairKey(p.a, p.b)),
-  );
+  const pairs = (list: { a: string; b: string }[]) =>
+    new Set(list.filter((p) => known.has(p.a) && known.has(p.b)).map((p) => pairKey(p.a, p.b)));
+  const positives = pairs(file.positives);
+  const ambiguous = pairs(file.ambiguous ?? []);
   const hardNegatives = new Map<PairKey, string>();
   for (const c of file.colocated) {
     if (known.has(c.a) && known.has(c.b)) hardNegatives.set(pairKey(c.a, c.b), "co-located");
   }
-  const facts = events.map((e) => ({
-    id: e.external_id,
-    start: Date.parse(e.starts_at.slice(0, 10)),
-    words: titleWords(e.title),
-    compact: compactTitle(e.title),
-    city: cityKey(e.city),
-  }));
+  // Plain spellings, not the matcher's normalisers: the labels must not move with the rules
+  // they score.
+  const facts = events.map((e) => {
+    const words = plainWords(e.title).split(" ").filter((w) => w !== "" && !GENERIC.has(w));
+    return {
+      id: e.external_id,
+      start: Date.parse(e.starts_at.slice(0, 10)),
+      words,
+      compact: words.join(""),
+      city: (e.city ?? "").split(",")[0].trim().toLowerCase().normalize("NFKD")
+        .replace(/[\u0300-\u036f]/g, "") || null,
+    };
+  });
   for (let i = 0; i < facts.length; i++) {
     for (let j = i + 1; j < facts.length; j++) {
       const [a, b] = [facts[i], facts[j]];
       const key = pairKey(a.id, b.id);
-      if (sourceOf(a.id) === sourceOf(b.id) || positives.has(key) || hardNegatives.has(key)) {
+      if (
+        sourceOf(a.id) === sourceOf(b.id) || positives.has(key) || hardNegatives.has(key) ||
+        ambiguous.has(key)
+      ) {
         continue;
       }
       const days = Math.abs(a.start - b.start) / DAY;
@@ -60,7 +71,7 @@ export async function readLabels(events: SourceEvent[]): Promise<Labels> {
       }
     }
   }
-  return { positives, hardNegatives };
+  return { positives, hardNegatives, ambiguous };
 }
 
 /** Precision, recall and F1 of predicted pairs, and the hard negatives they merged. */
@@ -80,7 +91,7 @@ export interface Scores {
 export function score(predicted: Set<PairKey>, labels: Labels): Scores {
   const cross = [...predicted].filter((k) => {
     const [a, b] = k.split("|");
-    return sourceOf(a) !== sourceOf(b);
+    return sourceOf(a) !== sourceOf(b) && !labels.ambiguous.has(k);
   });
   const tp = cross.filter((k) => labels.positives.has(k)).length;
   const precision = cross.length === 0 ? 1 : tp / cross.length;
@@ -97,6 +108,12 @@ export function score(predicted: Set<PairKey>, labels: Labels): Scores {
     missed: [...labels.positives].filter((k) => !predicted.has(k)),
   };
 }
+
+// Words that name no conference: sharing one makes no hard negative.
+const GENERIC = new Set(
+  ("the a an of and in on at for by de la le conference conf conferences online virtual " +
+    "international annual edition event").split(" "),
+);
 
 function plainWords(title: string): string {
   return [

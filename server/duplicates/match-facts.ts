@@ -1,5 +1,5 @@
 /** What the matcher knows of an event: its normalised title, time, place and address. */
-import { titleWords } from "./normalise-title.ts";
+import { coreOfCompact, otherNames, titleParts } from "./normalise-title.ts";
 import { cityKey, countryKey } from "./normalise-place.ts";
 import { addressKeys } from "./normalise-url.ts";
 
@@ -18,11 +18,33 @@ export interface MatchSource {
   is_hybrid: boolean | null;
 }
 
+/** A title, or another name it gives, as the matcher compares it. */
+export interface TitleView {
+  words: string[];
+  compact: string;
+  /** The compact title without a "conf" run into it ("reactconf" is "react"). */
+  core: string;
+  /** Every word but years, for acronyms: "PNSQC" spells "conference" too. */
+  spelled: string[];
+}
+
+/** A view of `words` (and the words an acronym of it may spell). */
+export function titleView(words: string[], spelled: string[]): TitleView {
+  const compact = words.join("");
+  return { words, compact, core: coreOfCompact(compact), spelled };
+}
+
 /** An event normalised for matching. */
 export interface MatchFacts {
   id: string;
   words: string[];
   compact: string;
+  /** The compact title without a "conf" run into it ("reactconf" is "react"). */
+  core: string;
+  /** Every word but years, for acronyms: "PNSQC" spells "conference" too. */
+  spelled: string[];
+  /** The other names the title gives ("(PNSQC)", the name before a tagline). */
+  aliases: TitleView[];
   /** Start and end (the start when none) in epoch milliseconds. */
   start: number;
   end: number;
@@ -42,12 +64,16 @@ export function matchFactsOf(e: MatchSource): MatchFacts {
   const start = epoch(e.starts_at);
   const end = e.ends_at === null ? start : Math.max(start, epoch(e.ends_at));
   const city = cityKey(e.city);
-  const words = titleWords(e.title);
+  const { words, spelled } = titleParts(e.title);
   const address = addressKeys(e.source_url);
+  const compact = words.join("");
   return {
     id: e.id,
     words,
-    compact: words.join(""),
+    compact,
+    core: coreOfCompact(compact),
+    spelled,
+    aliases: otherNames(e.title, words.length).map((n) => titleView(n, n)),
     start,
     end,
     city,

@@ -182,7 +182,209 @@ const COUNTRY_ALIASES: Record<string, string> = {
   "luxembourg": "lu",
   "is": "is",
   "iceland": "is",
+  "ru": "ru",
+  "russia": "ru",
+  "russian federation": "ru",
+  "by": "by",
+  "belarus": "by",
+  "ge": "ge",
+  "am": "am",
+  "armenia": "am",
+  "az": "az",
+  "azerbaijan": "az",
+  "kz": "kz",
+  "kazakhstan": "kz",
+  "ir": "ir",
+  "iran": "ir",
+  "pk": "pk",
+  "pakistan": "pk",
+  "bd": "bd",
+  "bangladesh": "bd",
+  "lk": "lk",
+  "sri lanka": "lk",
+  "np": "np",
+  "nepal": "np",
+  "hk": "hk",
+  "hong kong": "hk",
+  "sa": "sa",
+  "saudi arabia": "sa",
+  "qa": "qa",
+  "qatar": "qa",
+  "jo": "jo",
+  "jordan": "jo",
+  "lb": "lb",
+  "lebanon": "lb",
+  "eg": "eg",
+  "egypt": "eg",
+  "morocco": "ma",
+  "tunisia": "tn",
+  "dz": "dz",
+  "algeria": "dz",
+  "gh": "gh",
+  "ghana": "gh",
+  "ug": "ug",
+  "uganda": "ug",
+  "tz": "tz",
+  "tanzania": "tz",
+  "rw": "rw",
+  "rwanda": "rw",
+  "et": "et",
+  "ethiopia": "et",
+  "sn": "sn",
+  "senegal": "sn",
+  "cm": "cm",
+  "cameroon": "cm",
+  "zw": "zw",
+  "zimbabwe": "zw",
+  "zm": "zm",
+  "zambia": "zm",
+  "na": "na",
+  "namibia": "na",
+  "bw": "bw",
+  "botswana": "bw",
+  "cy": "cy",
+  "cyprus": "cy",
+  "malta": "mt",
+  "ba": "ba",
+  "bosnia and herzegovina": "ba",
+  "mk": "mk",
+  "north macedonia": "mk",
+  "macedonia": "mk",
+  "albania": "al",
+  "montenegro": "me",
+  "moldova": "md",
+  "uy": "uy",
+  "uruguay": "uy",
+  "ec": "ec",
+  "ecuador": "ec",
+  "bo": "bo",
+  "bolivia": "bo",
+  "ve": "ve",
+  "venezuela": "ve",
+  // Not "CR": lists write it for the Czech Republic as well.
+  "costa rica": "cr",
+  "gt": "gt",
+  "guatemala": "gt",
+  "do": "do",
+  "dominican republic": "do",
+  "pr": "pr",
+  "puerto rico": "pr",
+  "panama": "pa",
 };
+
+// A country code that is also a US state's ("CA", "DE", "IN", "GA"): "Berkeley, CA" is in the
+// United States, "Berlin, DE" in Germany. Such a code alone says nothing.
+const AMBIGUOUS_CODES = new Set([
+  "al",
+  "ar",
+  "ca",
+  "co",
+  "de",
+  "ga",
+  "id",
+  "il",
+  "in",
+  "la",
+  "ma",
+  "md",
+  "me",
+  "mn",
+  "ms",
+  "mt",
+  "ne",
+  "nc",
+  "pa",
+  "sc",
+  "sd",
+  "tn",
+  "va",
+]);
+
+// US states, by name and code: lists write "Austin, TX" or "Chicago, Illinois USA".
+const US_STATES = new Set([
+  "alabama",
+  "alaska",
+  "arizona",
+  "arkansas",
+  "california",
+  "colorado",
+  "connecticut",
+  "delaware",
+  "florida",
+  "georgia",
+  "hawaii",
+  "idaho",
+  "illinois",
+  "indiana",
+  "iowa",
+  "kansas",
+  "kentucky",
+  "louisiana",
+  "maine",
+  "maryland",
+  "massachusetts",
+  "michigan",
+  "minnesota",
+  "mississippi",
+  "missouri",
+  "montana",
+  "nebraska",
+  "nevada",
+  "new hampshire",
+  "new jersey",
+  "new mexico",
+  "new york",
+  "north carolina",
+  "north dakota",
+  "ohio",
+  "oklahoma",
+  "oregon",
+  "pennsylvania",
+  "rhode island",
+  "south carolina",
+  "south dakota",
+  "tennessee",
+  "texas",
+  "utah",
+  "vermont",
+  "virginia",
+  "washington",
+  "west virginia",
+  "wisconsin",
+  "wyoming",
+  "district of columbia",
+  "ak",
+  "az",
+  "ar",
+  "ct",
+  "fl",
+  "hi",
+  "ia",
+  "ks",
+  "ky",
+  "mi",
+  "mo",
+  "nh",
+  "nj",
+  "nm",
+  "ny",
+  "nd",
+  "oh",
+  "ok",
+  "or",
+  "ri",
+  "tx",
+  "ut",
+  "vt",
+  "wa",
+  "wv",
+  "wi",
+  "wy",
+  "dc",
+  "d c",
+]);
+
+const KNOWN_CODES = new Set(Object.values(COUNTRY_ALIASES));
 
 /** A city in one spelling ("München" and "Munich" alike), or null when there is none. */
 export function cityKey(city: string | null | undefined): string | null {
@@ -193,12 +395,32 @@ export function cityKey(city: string | null | undefined): string | null {
   return CITY_ALIASES[folded] ?? folded;
 }
 
-/** A country as a two-letter code when known, else its folded name; null when there is none. */
+/**
+ * A country as a two-letter code when known, else its folded name after a "~"; null when there is none or
+ * when it cannot be told from a US state ("CA"). A US state stands for the United States, and a
+ * known country at the end counts ("Illinois USA", "Washington, D.C. USA", "Spain and Online").
+ */
 export function countryKey(country: string | null | undefined): string | null {
   if (!country) return null;
-  const folded = foldText(country);
+  const folded = foldText(country.replace(/\s*(\band\b|&|\+)\s*(online|remote)\s*$/i, ""));
   if (folded === "") return null;
-  return COUNTRY_ALIASES[folded] ?? folded;
+  if (AMBIGUOUS_CODES.has(folded)) return null;
+  const known = COUNTRY_ALIASES[folded];
+  if (known) return known;
+  if (US_STATES.has(folded)) return "us";
+  const words = folded.split(" ");
+  for (const n of [3, 2, 1]) {
+    if (words.length <= n) continue;
+    const tail = COUNTRY_ALIASES[words.slice(-n).join(" ")];
+    if (tail && !AMBIGUOUS_CODES.has(words.slice(-n).join(" "))) return tail;
+  }
+  // Marked, so that an unknown name ("CR" for the Czech Republic) is never taken for a code.
+  return `~${folded}`;
+}
+
+/** Whether a countryKey is a country the table knows, not a name it merely folded. */
+export function isKnownCountry(key: string | null): boolean {
+  return key !== null && KNOWN_CODES.has(key);
 }
 
 /** Great-circle distance in kilometres. */

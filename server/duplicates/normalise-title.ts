@@ -49,7 +49,10 @@ export function foldText(text: string): string {
   // Unicode normalisation is the costliest step: only text beyond ASCII needs it.
   // deno-lint-ignore no-control-regex
   const ascii = /^[\x00-\x7f]*$/.test(text);
-  const plain = ascii ? text : text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  // "Testμ" is "TestMu": the Greek letter has no decomposition to fold.
+  const plain = ascii
+    ? text
+    : text.replace(/[\u00b5\u03bc]/g, "mu").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   return plain.toLowerCase()
     .replace(/&/g, " and ").replace(/\+/g, " plus ")
     .replace(/[^a-z0-9]+/g, " ").trim();
@@ -60,12 +63,169 @@ function isEditionMark(word: string): boolean {
     /^\d+([a-z]|st|nd|rd|th|eme|er)?$/.test(word) || /^v\d+$/.test(word);
 }
 
+// Countries as titles name them, in one spelling: "PyCon SK" and "PyCon Slovakia", "PyCon Italia"
+// and "PyCon Italy", "PyConZA" and "PyCon South Africa" (as a code the words run together alike).
+// Codes that are also common words ("in", "it", "at", "de") are not read as countries.
+const TITLE_COUNTRIES: Record<string, string> = {
+  "south africa": "za",
+  "new zealand": "nz",
+  "united kingdom": "uk",
+  "great britain": "uk",
+  "united states": "us",
+  "czech republic": "cz",
+  "south korea": "kr",
+  "hong kong": "hk",
+  "latin america": "latam",
+  "asia pacific": "apac",
+  usa: "us",
+  slovakia: "sk",
+  taiwan: "tw",
+  lithuania: "lt",
+  czechia: "cz",
+  czech: "cz",
+  italy: "it",
+  italia: "it",
+  australia: "au",
+  poland: "pl",
+  polska: "pl",
+  romania: "ro",
+  hungary: "hu",
+  greece: "gr",
+  hellas: "gr",
+  kenya: "ke",
+  nigeria: "ng",
+  philippines: "ph",
+  singapore: "sg",
+  korea: "kr",
+  japan: "jp",
+  china: "cn",
+  brazil: "br",
+  brasil: "br",
+  mexico: "mx",
+  chile: "cl",
+  estonia: "ee",
+  latvia: "lv",
+  slovenia: "si",
+  croatia: "hr",
+  serbia: "rs",
+  bulgaria: "bg",
+  ukraine: "ua",
+  turkey: "tr",
+  turkiye: "tr",
+  france: "fr",
+  switzerland: "ch",
+  denmark: "dk",
+  finland: "fi",
+  portugal: "pt",
+  ireland: "ie",
+  netherlands: "nl",
+  sweden: "se",
+  spain: "es",
+  espana: "es",
+  germany: "de",
+  deutschland: "de",
+  india: "in",
+  canada: "ca",
+  colombia: "co",
+  argentina: "ar",
+  israel: "il",
+  austria: "at",
+  belgium: "be",
+  norway: "no",
+  sk: "sk",
+  tw: "tw",
+  lt: "lt",
+  cz: "cz",
+  za: "za",
+  au: "au",
+  nz: "nz",
+  uk: "uk",
+  pl: "pl",
+  ro: "ro",
+  hu: "hu",
+  gr: "gr",
+  ke: "ke",
+  ng: "ng",
+  ph: "ph",
+  sg: "sg",
+  kr: "kr",
+  jp: "jp",
+  br: "br",
+  mx: "mx",
+  ee: "ee",
+  hr: "hr",
+  rs: "rs",
+  bg: "bg",
+  ua: "ua",
+  tr: "tr",
+  fr: "fr",
+  ch: "ch",
+  dk: "dk",
+  fi: "fi",
+  pt: "pt",
+  ie: "ie",
+  nl: "nl",
+  latam: "latam",
+  apac: "apac",
+};
+
+function countriesAsCodes(folded: string): string[] {
+  const words = folded.split(" ").filter((w) => w.length > 0);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const two = i + 1 < words.length ? TITLE_COUNTRIES[`${words[i]} ${words[i + 1]}`] : undefined;
+    if (two) {
+      out.push(two);
+      i++;
+    } else out.push(TITLE_COUNTRIES[words[i]] ?? words[i]);
+  }
+  return out;
+}
+
 /** The words of a title that name the event (a title of only such words keeps them all). */
 export function titleWords(title: string): string[] {
-  const words = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
-  const naming = words.filter((w) => !isEditionMark(w) && !EDITION_WORDS.has(w));
-  const kept = naming.length > 0 ? naming : words.filter((w) => !isEditionMark(w));
-  return [...new Set(kept)];
+  return titleParts(title).words;
+}
+
+/** All the title's words but years and edition numbers: what an acronym may stand for. */
+export function spelledWords(title: string): string[] {
+  return titleParts(title).spelled;
+}
+
+/** titleWords and spelledWords, folding the title once. */
+export function titleParts(title: string): { words: string[]; spelled: string[] } {
+  const all = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
+  const unmarked = all.filter((w) => !isEditionMark(w));
+  const naming = unmarked.filter((w) => !EDITION_WORDS.has(w));
+  const kept = naming.length > 0 ? naming : unmarked;
+  return {
+    words: [...new Set(countriesAsCodes(kept.join(" ")))],
+    spelled: countriesAsCodes(unmarked.join(" ")),
+  };
+}
+
+/**
+ * The other names a title gives, as title words: in brackets ("Pacific Northwest Software Quality
+ * Conference (PNSQC)", "Render-Atlanta (RenderATL)"), and the name before a tagline ("TestFlix -
+ * Global Software Testing Conference", "CypressConf | Call For Papers"). Each shorter than the
+ * whole title; none when there are none.
+ */
+export function otherNames(title: string, whole = titleWords(title).length): string[][] {
+  // Most titles have neither: skip the splitting.
+  if (!/[(|:\u2013\u2014]|\s-\s/.test(title)) return [];
+  const names: string[][] = [];
+  const bracket = title.match(/\(([^()]{2,60})\)/);
+  if (bracket) names.push(titleWords(bracket[1]));
+  // A separator between words: " - ", " – ", " | ", ": " (not the hyphen of "Render-Atlanta").
+  const head = title.split(/\s+[-\u2013\u2014|]\s+|:\s+|\s+\|/)[0];
+  if (head.length < title.length) names.push(titleWords(head.replace(/\([^()]*\)/g, " ")));
+  return names.filter((n) => n.length > 0 && n.length < whole);
+}
+
+/** The compact title without a trailing "conf" run into the name: "ReactConf" is "React". */
+export function coreOfCompact(compact: string): string {
+  const m = compact.match(/^(.{4,}?)(conference|conf)$/);
+  return m ? m[1] : compact;
 }
 
 /** The title's letters and digits run together, years and edition words left out. */
@@ -86,17 +246,23 @@ function splitJoined(title: string): string {
  * expo"). Words in EDITION_WORDS may be skipped.
  */
 export function isAcronymOf(short: string, words: string[]): boolean {
-  const letters = foldText(short).replace(/ /g, "");
+  return spellsAcronym(foldText(short).replace(/ /g, ""), words);
+}
+
+/** isAcronymOf for letters already folded (lower case, no spaces): the matcher's inner loop. */
+export function spellsAcronym(letters: string, words: string[]): boolean {
   if (letters.length < 2 || letters.length > 12 || words.length < 2 || words.length > 12) {
     return false;
   }
+  // The first letter starts the first word (or an edition word is skipped): most pairs stop here.
+  if (words[0][0] !== letters[0] && !EDITION_WORDS.has(words[0])) return false;
   const fits = (i: number, w: number): boolean => {
     if (i === letters.length) return w === words.length;
     if (w === words.length) return false;
     const word = words[w];
     if (EDITION_WORDS.has(word) && fits(i, w + 1)) return true;
     for (let n = 1; n <= word.length && i + n <= letters.length; n++) {
-      if (word.slice(0, n) !== letters.slice(i, i + n)) break;
+      if (word.charCodeAt(n - 1) !== letters.charCodeAt(i + n - 1)) break;
       if (fits(i + n, w + 1)) return true;
     }
     return false;
