@@ -13,10 +13,10 @@
  * A corpus whose words are all rarer than the budget is ranked exactly, as BM25 over every event
  * would rank it.
  *
- * The score per query word: its inverse document frequency (server/db/text-stats.ts) times its
- * weighted term frequency saturated as in BM25 (k1 1.2) and normalised by the event's text length
- * (distinct lexemes) against the mean (b 0.75). The weighted frequency is ts_rank_cd of that word
- * alone with field weights, title above topics above place and description: for one word it is
+ * The score per query word (up to ten): its inverse document frequency (server/db/text-stats.ts)
+ * times its weighted term frequency saturated as in BM25 (k1) and normalised by the event's text
+ * length (distinct lexemes) against the mean (b 0.75). The weighted frequency is ts_rank_cd of that
+ * word alone with field weights, title above topics above description and place: for one word it is
  * the sum of its occurrences' weights, read from that word's positions only (ts_rank instead sums
  * them with shrinking weight, 1, 1/4, 1/9, ..., which drowns the frequency: literal precision@10
  * on the FOSDEM corpus 0.675 against 0.706). An event matching every word has its score
@@ -58,7 +58,11 @@ export interface TextRankSettings {
 
 /**
  * Scoring reads every candidate's tsvector, so candidates are bounded: a query matching a fifth of
- * 100,000 events would otherwise cost hundreds of milliseconds.
+ * 100,000 events would otherwise cost hundreds of milliseconds. Chosen on scripts/eval-search.ts
+ * (docs/search-quality.md, --text-variants): candidates from the rarest words lifted FOSDEM
+ * paraphrases from 0.487 (tiers alone) to 0.516 precision@10, as much as ranking every event; a
+ * description weighing 0.6 rather than 0.5 and k1 0.8 rather than 1.2 moved them by one hit, and
+ * equal field weights cost FOSDEM literals (0.716 -> 0.697).
  */
 export const TEXT_RANK: TextRankSettings = {
   perTier: 200,
