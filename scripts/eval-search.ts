@@ -51,11 +51,14 @@ if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes
 /** Fusions --fusions compares with the one search uses. */
 const FUSION_VARIANTS: Record<string, FusionSettings> = {
   "every2-partial1-k20 (before)": { everyWord: 2, partial: 1, floor: 0.3, k: 20 },
-  "every2-partial1-k60": { everyWord: 2, partial: 1, floor: 0.3, k: 60 },
-  "every2-partial1.5-k20": { everyWord: 2, partial: 1.5, floor: 0.3, k: 20 },
-  "coverage-every2-partial0.5": { everyWord: 2, partial: 0.5, floor: 0.3, k: 20, byCoverage: true },
-  "coverage-every2-partial0": { everyWord: 2, partial: 0, floor: 0.3, k: 20, byCoverage: true },
-  "coverage-every3-partial0.5": { everyWord: 3, partial: 0.5, floor: 0.3, k: 20, byCoverage: true },
+  "coverage-every3-partial0.3": { everyWord: 3, partial: 0.3, floor: 0.3, k: 20, byCoverage: true },
+  "coverage-every2.5-partial0.5": {
+    everyWord: 2.5,
+    partial: 0.5,
+    floor: 0.3,
+    k: 20,
+    byCoverage: true,
+  },
 };
 /** Text rankings --text-variants compares with the one search uses. */
 const TEXT_VARIANTS: Record<string, TextRankSettings> = {
