@@ -18,15 +18,30 @@ export interface FusionSettings {
   floor: number;
   /** The reciprocal rank constant. */
   k: number;
+  /**
+   * Whether a partial text match weighs between `partial` and `everyWord` by the share of the
+   * query's words (by idf) it holds, rather than `partial` alone.
+   */
+  byCoverage?: boolean;
 }
 
 /**
- * Measured on both corpora (docs/search-quality.md, variant "every2-floor0.3-k20"): a smaller k
- * lets each ranking's first places count more, and the floor drops unrelated events. Weighing
- * partial text matches lower (0.5) helped conference titles' paraphrases (0.323 -> 0.338) but
- * cost FOSDEM abstracts' (0.466 -> 0.403), so they weigh as much as semantic matches.
+ * Measured on both corpora (docs/search-quality.md, variant "coverage-every3-partial0.5"): a text
+ * match of every word weighs 3, a partial one between 0.5 and 3 by the share of the query's words
+ * (by idf) it holds, a semantic one 1; k 20 lets each ranking's first places count more, and the
+ * floor drops unrelated events. Where text matches are weak (conference names against a
+ * paraphrase) semantic leads; where they hold most of a paraphrase's rare words (talk abstracts)
+ * text does. Fixed weights could not do both: every word 2 and partial 1 gave FOSDEM paraphrases
+ * 0.497 against text 0.516; partial 1.5 lifted them to 0.538 and cost conference paraphrases
+ * (0.287 against semantic 0.327).
  */
-export const HYBRID_FUSION: FusionSettings = { everyWord: 2, partial: 1, floor: 0.3, k: 20 };
+export const HYBRID_FUSION: FusionSettings = {
+  everyWord: 3,
+  partial: 0.5,
+  floor: 0.3,
+  k: 20,
+  byCoverage: true,
+};
 
 /** One event of the fused ranking. */
 export interface FusedMatch {
@@ -47,7 +62,7 @@ export function fuseHybrid(
       {
         name: "text",
         items: text,
-        weight: (m) => ((m as TextMatch).tier === 0 ? settings.everyWord : settings.partial),
+        weight: (m) => textWeight(m as TextMatch, settings),
       },
       { name: "semantic", items: near },
     ],
@@ -58,4 +73,10 @@ export function fuseHybrid(
     score: f.score,
     ranks: { text: f.ranks.text, semantic: f.ranks.semantic },
   }));
+}
+
+function textWeight(m: TextMatch, settings: FusionSettings): number {
+  if (m.everyWord) return settings.everyWord;
+  if (!settings.byCoverage) return settings.partial;
+  return settings.partial + (settings.everyWord - settings.partial) * m.coverage;
 }

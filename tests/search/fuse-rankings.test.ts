@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { fuseRankings, RRF_K } from "../../server/search/fuse-rankings.ts";
+import { fuseHybrid, HYBRID_FUSION } from "../../server/search/hybrid-fusion.ts";
 
 const id = (x: string) => x;
 
@@ -44,4 +45,25 @@ Deno.test("an item's own weight lifts it above items the other ranking places fi
   ], id);
   assert.deepEqual(fused.map((f) => f.item).slice(0, 3), ["x", "y", "p"]);
   assert.equal(fused[0].score, 2 / (RRF_K + 1));
+});
+
+Deno.test("hybrid fusion: a literal match leads, a weak partial one yields to meaning", () => {
+  const text = (id: string, everyWord: boolean, coverage: number) => ({
+    id,
+    score: 1,
+    everyWord,
+    coverage,
+  });
+  const semantic = [{ id: "near", score: 0.6 }, { id: "noise", score: 0.1 }];
+  // Every word matched: above the semantic ranking's first.
+  const literal = fuseHybrid([text("literal", true, 1)], semantic);
+  assert.equal(literal[0].id, "literal");
+  // A partial match holding a small share of the query's words: below it.
+  const weak = fuseHybrid([text("weak", false, 0.1)], semantic);
+  assert.deepEqual(weak.map((f) => f.id), ["near", "weak"], "below the floor is left out");
+  // Holding most of the words (by idf): above it again.
+  assert.equal(fuseHybrid([text("strong", false, 0.8)], semantic)[0].id, "strong");
+  // Without weighing by coverage every partial match weighs the same.
+  const flat = { ...HYBRID_FUSION, byCoverage: false, partial: 0.5 };
+  assert.equal(fuseHybrid([text("strong", false, 0.8)], semantic, flat)[0].id, "near");
 });
