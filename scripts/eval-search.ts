@@ -29,6 +29,7 @@ import {
 } from "../server/embeddings/embedding-text.ts";
 import { searchEvents, type SearchMode } from "../server/search/search-events.ts";
 import type { FusionSettings } from "../server/search/hybrid-fusion.ts";
+import { TEXT_RANK, type TextRankSettings } from "../server/db/text-matches.ts";
 import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
 import { refreshTextStats } from "../server/db/text-stats.ts";
@@ -48,6 +49,7 @@ const { values } = parseArgs({
     record: { type: "string" },
     "text-only": { type: "boolean", default: false },
     fusions: { type: "boolean", default: false },
+    "text-variants": { type: "boolean", default: false },
     "event-text": { type: "string" },
   },
 });
@@ -57,10 +59,21 @@ if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes
 }
 /** Fusions --fusions compares with the one search uses. */
 const FUSION_VARIANTS: Record<string, FusionSettings> = {
-  "every2-partial1 (before)": { everyWord: 2, partial: 1, floor: 0, k: 60 },
-  "every2-partial0.5": { everyWord: 2, partial: 0.5, floor: 0, k: 60 },
-  "every3-partial0.5-floor0.3": { everyWord: 3, partial: 0.5, floor: 0.3, k: 60 },
-  "every3-partial0.3": { everyWord: 3, partial: 0.3, floor: 0, k: 60 },
+  "every2-partial1-k20 (before)": { everyWord: 2, partial: 1, floor: 0.3, k: 20 },
+  "every2-partial1-k60": { everyWord: 2, partial: 1, floor: 0.3, k: 60 },
+  "every2-partial1.5-k20": { everyWord: 2, partial: 1.5, floor: 0.3, k: 20 },
+  "coverage-every2-partial0.5": { everyWord: 2, partial: 0.5, floor: 0.3, k: 20, byCoverage: true },
+  "coverage-every2-partial0": { everyWord: 2, partial: 0, floor: 0.3, k: 20, byCoverage: true },
+  "coverage-every3-partial0.5": { everyWord: 3, partial: 0.5, floor: 0.3, k: 20, byCoverage: true },
+};
+/** Text rankings --text-variants compares with the one search uses. */
+const TEXT_VARIANTS: Record<string, TextRankSettings> = {
+  "tiers-only": { ...TEXT_RANK, rareBudget: 0 },
+  "fields-.5.5.8-k1-1.2": { ...TEXT_RANK, fieldWeights: [0.5, 0.5, 0.8, 1], k1: 1.2 },
+  "fields-.5.5.8": { ...TEXT_RANK, fieldWeights: [0.5, 0.5, 0.8, 1] },
+  "fields-.7.5.8": { ...TEXT_RANK, fieldWeights: [0.7, 0.5, 0.8, 1] },
+  "fields-equal": { ...TEXT_RANK, fieldWeights: [1, 1, 1, 1] },
+  "exact": { ...TEXT_RANK, perTier: 5000, rareBudget: 5000 },
 };
 const MODES: SearchMode[] = values["text-only"] ? ["text"] : ["text", "semantic", "hybrid"];
 const now = new Date();
@@ -115,6 +128,16 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
         });
         record(`hybrid:${name}`, hits.map((h) => h.event.external_id));
       }
+      for (const [name, textRank] of Object.entries(values["text-variants"] ? TEXT_VARIANTS : {})) {
+        const { hits } = await searchEvents(sql, ai, {
+          q: query.q,
+          mode: "text",
+          filters: corpus.filters,
+          limit: 10,
+          experiment: { textRank },
+        });
+        record(`text:${name}`, hits.map((h) => h.event.external_id));
+      }
       if (values.fusions) {
         for (const mode of ["semantic", "hybrid"] as const) {
           const { hits } = await searchEvents(sql, ai, {
@@ -138,6 +161,7 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
           ...MODES,
           "bm25",
           ...Object.keys(FUSION_VARIANTS).map((n) => `hybrid:${n}`),
+          ...Object.keys(TEXT_VARIANTS).map((n) => `text:${n}`),
           "semantic:about-query",
           "hybrid:about-query",
         ]

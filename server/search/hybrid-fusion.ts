@@ -18,6 +18,11 @@ export interface FusionSettings {
   floor: number;
   /** The reciprocal rank constant. */
   k: number;
+  /**
+   * Whether a partial text match weighs between `partial` and `everyWord` by the share of the
+   * query's words (by idf) it holds, rather than `partial` alone.
+   */
+  byCoverage?: boolean;
 }
 
 /**
@@ -47,7 +52,7 @@ export function fuseHybrid(
       {
         name: "text",
         items: text,
-        weight: (m) => ((m as TextMatch).tier === 0 ? settings.everyWord : settings.partial),
+        weight: (m) => textWeight(m as TextMatch, settings),
       },
       { name: "semantic", items: near },
     ],
@@ -58,4 +63,10 @@ export function fuseHybrid(
     score: f.score,
     ranks: { text: f.ranks.text, semantic: f.ranks.semantic },
   }));
+}
+
+function textWeight(m: TextMatch, settings: FusionSettings): number {
+  if (m.everyWord) return settings.everyWord;
+  if (!settings.byCoverage) return settings.partial;
+  return settings.partial + (settings.everyWord - settings.partial) * m.coverage;
 }

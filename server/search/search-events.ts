@@ -5,7 +5,7 @@
  */
 import type { Sql } from "postgres";
 import type { EventFilters } from "../db/event-filters.ts";
-import { textMatches } from "../db/text-matches.ts";
+import { textMatches, type TextRankSettings } from "../db/text-matches.ts";
 import { vectorMatches } from "../db/vector-matches.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
 import { queryEmbeddingText, type QueryTextStyle } from "../embeddings/embedding-text.ts";
@@ -35,7 +35,7 @@ export interface SearchRequest {
    */
   semanticUnavailable?: "text" | "error";
   /** Evaluation only: settings other than the ones search uses. */
-  experiment?: { fusion?: FusionSettings; queryText?: QueryTextStyle };
+  experiment?: { fusion?: FusionSettings; queryText?: QueryTextStyle; textRank?: TextRankSettings };
 }
 
 export interface SearchHit extends RankedEvent {
@@ -85,7 +85,10 @@ export async function searchEvents(
   const vectorText = queryEmbeddingText(q, request.experiment?.queryText ?? QUERY_TEXT);
   const textOnly = async (why?: string) => {
     if (why) notices.push(`${why} These results are from text search.`);
-    return { hits: await rankByText(sql, q, filters, limit), mode: "text" as const };
+    return {
+      hits: await rankByText(sql, q, filters, limit, request.experiment?.textRank),
+      mode: "text" as const,
+    };
   };
   const answer = async (): Promise<Pick<SearchResult, "hits" | "mode">> => {
     const status = await ai.availability.status();
@@ -105,7 +108,7 @@ export async function searchEvents(
     const pool = Math.max(HYBRID_MIN_POOL, limit * HYBRID_POOL_PER_RESULT);
     // The query is embedded (on the model's thread or by the provider) while text ranks it.
     const [textRanking, vectorQuery] = await Promise.all([
-      textMatches(sql, q, filters, pool),
+      textMatches(sql, q, filters, pool, request.experiment?.textRank),
       vectorQueryOf(ai, vectorText),
     ]);
     if (vectorQuery instanceof AppError) {

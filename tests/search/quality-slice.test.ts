@@ -29,8 +29,11 @@ const QUERIES: [string, string, "literal" | "paraphrased"][] = [
   ["mail servers, IMAP and spam filtering", "Modern Email", "paraphrased"],
   ["domain name resolution, resolvers and zones", "DNS", "paraphrased"],
 ];
-/** Measured when written (literal 0.743, paraphrased 0.520 on both databases), less a margin. */
-const BAR = { literal: 0.7, paraphrased: 0.47 };
+/**
+ * Measured (literal 0.743, paraphrased 0.560 on both databases since candidates are drawn by
+ * relevance; 0.520 before), less a margin.
+ */
+const BAR = { literal: 0.7, paraphrased: 0.53 };
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] text search keeps its precision on a slice of real talks`, async () => {

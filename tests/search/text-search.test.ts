@@ -185,6 +185,55 @@ for (const kind of testBackends()) {
     }
   });
 
+  Deno.test(`[${kind}] text ranking draws its candidates by relevance, not by date`, async (t) => {
+    const db = await openTestDatabase(kind);
+    try {
+      // More "Kubernetes meetup" events than the tiers' soonest candidates (200), all sooner
+      // than the one event holding a rare word of the query.
+      const writer = await insertWriterKey(db.sql, "relevance");
+      const common = Array.from({ length: 260 }, (_, i) =>
+        EventInput.parse(sampleEvent(i, {
+          external_id: `kube-${i}`,
+          title: `Kubernetes meetup ${i}`,
+          description: "Clusters and pods.",
+          starts_at: new Date(Date.now() + (1 + i / 10) * 86_400_000).toISOString(),
+        })));
+      const rare = EventInput.parse(sampleEvent(999, {
+        external_id: "ebpf-late",
+        title: "eBPF tracing deep dive",
+        description: "Programs in the kernel.",
+        starts_at: new Date(Date.now() + 400 * 86_400_000).toISOString(),
+      }));
+      for (let i = 0; i < common.length; i += 100) {
+        await upsertEvents(db.sql, writer, common.slice(i, i + 100));
+      }
+      await upsertEvents(db.sql, writer, [rare]);
+      await refreshTextStats(db.sql);
+
+      await t.step("a rare word's match outranks the soonest matches of common words", async () => {
+        // No event has all three words; 260 have two of them, one has the rarest.
+        assert.equal((await ranked(db.sql, "kubernetes meetup ebpf"))[0], "ebpf-late");
+      });
+
+      await t.step(
+        "when fewer than half the words occur, events with any of them answer",
+        async () => {
+          const hits = await ranked(db.sql, "styling pages with kubernetes design tokens");
+          assert.equal(hits.length, 20);
+          assert.ok(hits.every((id) => id.startsWith("kube-")));
+          // The listing keeps its documented tiers: half the words at least.
+          assert.deepEqual(await listed(db.sql, "styling pages with kubernetes design tokens"), []);
+        },
+      );
+
+      await t.step("no word occurring anywhere answers nothing", async () => {
+        assert.deepEqual(await ranked(db.sql, "zyzzyva quokka"), []);
+      });
+    } finally {
+      await db.close();
+    }
+  });
+
   Deno.test(`[${kind}] ?q= pages through every tier exactly once`, async () => {
     const server = await startTestApp(kind);
     try {
