@@ -6,15 +6,17 @@
  * docs/benchmarks.md.
  *
  *   deno run -A scripts/bench-search.ts [--sizes 10000,100000] [--runs 300] [--skip-ingest]
- *     [--only-ingest] [--rounds 5] [--niceness 0-19]
+ *     [--only-ingest] [--rounds 5] [--niceness 0-19] [--databases pglite,postgres]
  *
+ * --databases limits the search figures to those databases (PostgreSQL needs TEST_DATABASE_URL).
  * --niceness sets the local model thread's priority as EMBEDDINGS_LOCAL_NICENESS does (0 is how
  * the model ran before it yielded to request handling); --rounds is the busy/idle rounds.
  */
 import { parseArgs } from "node:util";
 import { EventBatch } from "../shared/event-schema.ts";
 import { LocalProvider } from "../server/embeddings/local-provider.ts";
-import { embeddingText } from "../server/embeddings/embedding-text.ts";
+import { embeddingText, EVENT_TEXT } from "../server/embeddings/embedding-text.ts";
+import process from "node:process";
 import { realisticEvents } from "./support/realistic-events.ts";
 import { fmt, percentile } from "./support/stats.ts";
 import { measureIngestionUnderEmbedding } from "./support/bench-ingest-busy.ts";
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     "only-ingest": { type: "boolean", default: false },
     rounds: { type: "string", default: "5" },
     niceness: { type: "string" },
+    databases: { type: "string", default: "pglite,postgres" },
   },
 });
 const SIZES = values["only-ingest"] ? [] : values.sizes.split(",").map(Number);
@@ -42,11 +45,19 @@ if (!values["only-ingest"]) {
   await benchLocalEmbedding();
 }
 
+const DATABASES = values.databases.split(",");
+for (const name of DATABASES) {
+  if (name !== "pglite" && name !== "postgres") {
+    throw new Error(`--databases: expected pglite or postgres, not ${name}`);
+  }
+}
 for (const size of SIZES) {
-  if (Deno.env.get("TEST_DATABASE_URL")) {
+  if (DATABASES.includes("postgres") && Deno.env.get("TEST_DATABASE_URL")) {
     await benchSearch(log, { kind: "postgres", size, runs: RUNS, targets: {} });
   }
-  await benchSearch(log, { kind: "pglite", size, runs: RUNS, targets: {} });
+  if (DATABASES.includes("pglite")) {
+    await benchSearch(log, { kind: "pglite", size, runs: RUNS, targets: {} });
+  }
 }
 
 if (!values["skip-ingest"]) {
@@ -57,13 +68,28 @@ async function benchLocalEmbedding(): Promise<void> {
   const provider = new LocalProvider({ niceness: NICENESS });
   try {
     const events = realisticEvents(0, 128).map((e) => EventBatch.parse({ events: [e] }).events[0]);
-    const texts = events.map(embeddingText);
-    await provider.embed(texts.slice(0, 4));
-    let t = performance.now();
-    for (let i = 0; i < texts.length; i += 32) await provider.embed(texts.slice(i, i + 32));
-    const docsPerSecond = texts.length / ((performance.now() - t) / 1000);
+    await provider.embed(events.slice(0, 4).map((e) => embeddingText(e)));
+    // The local model's time grows with the text: the description's share is what a change of
+    // the embedded text (server/embeddings/embedding-text.ts) trades against the drain.
+    for (const descriptionChars of [EVENT_TEXT.descriptionChars, 200, 300]) {
+      const texts = events.map((e) => embeddingText(e, { ...EVENT_TEXT, descriptionChars }));
+      const cpu = process.cpuUsage();
+      const t = performance.now();
+      for (let i = 0; i < texts.length; i += 32) await provider.embed(texts.slice(i, i + 32));
+      const perSecond = texts.length / ((performance.now() - t) / 1000);
+      const used = process.cpuUsage(cpu);
+      const perCpuSecond = texts.length / ((used.user + used.system) / 1e6);
+      const avgChars = texts.reduce((s, x) => s + x.length, 0) / texts.length;
+      console.log(
+        `  event texts, description cut at ${descriptionChars} (avg ${
+          avgChars.toFixed(0)
+        } chars): ` +
+          `${fmt(perSecond)} /s, ${fmt(perCpuSecond)} per CPU second (load ` +
+          `${Deno.loadavg()[0].toFixed(1)})`,
+      );
+    }
     const titles = events.map((e) => e.title);
-    t = performance.now();
+    let t = performance.now();
     for (let i = 0; i < titles.length; i += 32) await provider.embed(titles.slice(i, i + 32));
     const titlesPerSecond = titles.length / ((performance.now() - t) / 1000);
     const single: number[] = [];
@@ -72,8 +98,6 @@ async function benchLocalEmbedding(): Promise<void> {
       await provider.embed([q], { priority: "query" });
       single.push(performance.now() - t);
     }
-    const avgChars = texts.reduce((s, x) => s + x.length, 0) / texts.length;
-    console.log(`  event texts (avg ${avgChars.toFixed(0)} chars): ${fmt(docsPerSecond)} /s`);
     console.log(`  titles:                          ${fmt(titlesPerSecond)} /s`);
     console.log(`  one search query: p50 ${fmt(percentile(single, 50))} ms`);
   } finally {

@@ -11,6 +11,8 @@
  * docs/search-quality.md from every recorded run (a run of one corpus replaces that corpus only).
  * --text-only skips the model (text and BM25 only): seconds instead of minutes. --fusions also
  * measures the hybrid fusions of FUSION_VARIANTS (printed, not recorded), to choose one.
+ * --event-text embeds events in another style than the worker's, to compare: "chars=300" (the
+ * description's opening), "country" (the place with its country), or both, comma-separated.
  */
 import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
@@ -20,6 +22,11 @@ import { LocalProvider } from "../server/embeddings/local-provider.ts";
 import type { AiSearch } from "../server/embeddings/ai-search.ts";
 import { startAiSearch } from "../server/embeddings/start-ai-search.ts";
 import { EmbeddingWorker } from "../server/embeddings/worker.ts";
+import {
+  embeddingText,
+  EVENT_TEXT,
+  type EventTextStyle,
+} from "../server/embeddings/embedding-text.ts";
 import { searchEvents, type SearchMode } from "../server/search/search-events.ts";
 import type { FusionSettings } from "../server/search/hybrid-fusion.ts";
 import { TEXT_RANK, type TextRankSettings } from "../server/db/text-matches.ts";
@@ -43,8 +50,10 @@ const { values } = parseArgs({
     "text-only": { type: "boolean", default: false },
     fusions: { type: "boolean", default: false },
     "text-variants": { type: "boolean", default: false },
+    "event-text": { type: "string" },
   },
 });
+const eventTextStyle = eventTextOption(values["event-text"]);
 if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes(values.corpus)) {
   throw new Error(`--corpus must be one of ${CORPUS_NAMES.join(", ")}, not ${values.corpus}`);
 }
@@ -219,6 +228,7 @@ async function withSearchDatabase<T>(
       sql: db.sql,
       provider: ai.provider,
       store: ai.availability,
+      eventText: (e) => embeddingText(e, eventTextStyle),
     });
     const embedded = await worker.runUntilIdle();
     const seconds = (performance.now() - started) / 1000;
@@ -242,4 +252,17 @@ async function warnOnSharedLabels(sql: Sql, queries: { q: string; label: string 
         @@ replace(plainto_tsquery('english', ${q})::text, '&', '|')::tsquery AS shared`;
     if (row.shared) console.log(`warning: paraphrased query names its topic (${label}): ${q}`);
   }
+}
+
+/** The --event-text option as a style: the worker's, with what the option names changed. */
+function eventTextOption(value: string | undefined): EventTextStyle {
+  const style = { ...EVENT_TEXT };
+  for (const part of value ? value.split(",") : []) {
+    const chars = /^chars=(\d+)$/.exec(part);
+    if (chars) style.descriptionChars = Number(chars[1]);
+    else if (part === "country") style.country = true;
+    else throw new Error(`--event-text: expected chars=N or country, not ${part}`);
+  }
+  if (value) console.log(`Events embedded as ${JSON.stringify(style)}`);
+  return style;
 }

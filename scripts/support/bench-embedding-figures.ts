@@ -72,7 +72,7 @@ export async function benchLocalModel(log: FigureLog, o: { target?: Target } = {
   const provider = new LocalProvider({ niceness: 0 });
   try {
     const events = realisticEvents(0, 160).map((e) => EventBatch.parse({ events: [e] }).events[0]);
-    const texts = events.map(embeddingText);
+    const texts = events.map((e) => embeddingText(e));
     await provider.embed(texts.slice(0, 32));
     const cpu = process.cpuUsage();
     const started = performance.now();

@@ -17,6 +17,7 @@ export interface ClaimedEvent {
   categories: string[];
   event_type: string | null;
   city: string | null;
+  country: string | null;
   description: string | null;
   content_hash: string;
   /** The model and text hash of the event's existing vector, if it has one. */
@@ -56,7 +57,7 @@ export async function claimEventsToEmbed(sql: Sql, o: ClaimOptions): Promise<Cla
         RETURNING event_id
       )
       SELECT e.id, e.content_hash, e.title, e.topics, e.tags, e.categories, e.event_type, e.city,
-             e.description, v.model AS vector_model, v.text_hash AS vector_text_hash
+             e.country, e.description, v.model AS vector_model, v.text_hash AS vector_text_hash
       FROM claimed JOIN events e ON e.id = claimed.event_id
       LEFT JOIN event_embeddings v ON v.event_id = e.id`;
   }) as ClaimedEvent[];

@@ -12,27 +12,41 @@ export interface EmbeddableEvent {
   categories: readonly string[];
   event_type: string | null;
   city: string | null;
+  country: string | null;
   description: string | null;
 }
 
 /**
  * Long descriptions dilute a sentence encoder's vector, and the local model's time grows with the
  * text: the opening says what the event is. At 120 characters the local model embeds about 32
- * events per CPU second (19 at 300, 15 at 1,000: scripts/bench.ts), and the evaluation
- * (scripts/eval-search.ts) is unchanged; its descriptions are short, so it cannot show what
- * cutting a long one costs.
+ * events per CPU second (19 at 300, 15 at 1,000: scripts/bench.ts).
  */
 export const DESCRIPTION_CHARS = 120;
 
+/** What an event's embedded text holds; the evaluation (scripts/eval-search.ts) compares others. */
+export interface EventTextStyle {
+  /** Characters of the description's opening. */
+  descriptionChars: number;
+  /** Whether the place names the country after the city ("in Lyon, France"). */
+  country: boolean;
+}
+
+/** The style the worker embeds with: what the evaluation kept. */
+export const EVENT_TEXT: EventTextStyle = { descriptionChars: DESCRIPTION_CHARS, country: false };
+
 /** Builds the text embedded for an event; equal inputs give equal text. */
-export function embeddingText(event: EmbeddableEvent): string {
+export function embeddingText(event: EmbeddableEvent, style: EventTextStyle = EVENT_TEXT): string {
   const parts = [sentence(event.title)];
   const labels = [...event.topics, ...event.tags, ...event.categories];
   if (labels.length > 0) parts.push(sentence(`About ${dedupe(labels).join(", ")}`));
   const kind = event.event_type ? collapse(event.event_type) : "";
-  const place = event.city ? `in ${collapse(event.city)}` : "";
+  const where = [event.city, style.country ? event.country : null]
+    .map((p) => collapse(p ?? "")).filter((p) => p !== "");
+  const place = where.length > 0 ? `in ${where.join(", ")}` : "";
   if (kind || place) parts.push(sentence([kind || "Event", place].filter(Boolean).join(" ")));
-  if (event.description) parts.push(openingOf(collapse(event.description), DESCRIPTION_CHARS));
+  if (event.description) {
+    parts.push(openingOf(collapse(event.description), style.descriptionChars));
+  }
   return parts.filter((p) => p !== "").join(" ");
 }
 

@@ -8,7 +8,7 @@ import type { Sql } from "postgres";
 import { type ClaimedEvent, claimEventsToEmbed, releaseClaims } from "../db/embedding-claims.ts";
 import { type NewEmbedding, saveEmbeddings } from "../db/embeddings.ts";
 import type { VectorAvailability } from "./vector-availability.ts";
-import { embeddingText } from "./embedding-text.ts";
+import { type EmbeddableEvent, embeddingText } from "./embedding-text.ts";
 import { type EmbeddingProvider, EmbeddingProviderError } from "./provider.ts";
 
 export interface EmbeddingWorkerOptions {
@@ -36,6 +36,8 @@ export interface EmbeddingWorkerOptions {
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   log?: (message: string) => void;
+  /** Evaluation only: the text embedded for an event, other than embeddingText's. */
+  eventText?: (event: EmbeddableEvent) => string;
 }
 
 /** What the worker is doing, for /healthz. */
@@ -72,6 +74,7 @@ export class EmbeddingWorker {
       initialBackoffMs: 1_000,
       maxBackoffMs: 300_000,
       log: (m) => console.error(m),
+      eventText: (e: EmbeddableEvent) => embeddingText(e),
       ...options,
     };
   }
@@ -171,7 +174,7 @@ export class EmbeddingWorker {
 
   /** The text to embed, or null when the existing vector was made from the same text. */
   async #prepare(e: ClaimedEvent): Promise<{ text: string | null; embedding: NewEmbedding }> {
-    const text = embeddingText(e);
+    const text = this.#o.eventText(e);
     const textHash = await sha256Hex(text);
     const reusable = e.vector_model === this.#o.provider.model && e.vector_text_hash === textHash;
     return {

@@ -13,6 +13,7 @@ const base: EmbeddableEvent = {
   categories: ["Programming"],
   event_type: "meetup",
   city: "Berlin",
+  country: "Germany",
   description: "Talks on async Rust.\n\nPizza   provided.",
 };
 
