@@ -1,4 +1,5 @@
 /** Starts the whole service: database, migrations, AI search, HTTP server; and stops it cleanly. */
+import type { Sql } from "postgres";
 import type { Config } from "./config.ts";
 import type { Hono } from "hono";
 import type { AppDeps, AppEnv } from "./app-env.ts";
@@ -6,6 +7,7 @@ import { openDatabase } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { pruneRateLimitBuckets } from "./db/rate-limit.ts";
 import { refreshTextStatsIfStale } from "./db/text-stats.ts";
+import { redetectUnderCurrentRules } from "./duplicates/rules-version.ts";
 import { pruneOrphanSignals } from "./db/event-signals.ts";
 import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
@@ -86,6 +88,7 @@ export async function startService(config: Config): Promise<RunningService> {
         console.error("Cannot refresh text statistics:", err)
       );
     refreshStats();
+    redetectDuplicatesIfRulesChanged(db.sql);
     const pruner = setInterval(() => {
       pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
       refreshStats();
@@ -99,4 +102,19 @@ export async function startService(config: Config): Promise<RunningService> {
     await stopAll();
     throw err;
   }
+}
+
+/**
+ * Events stored under older duplicate rules are looked at again, in the background: the service
+ * answers meanwhile, and a stopped run resumes at the next start.
+ */
+function redetectDuplicatesIfRulesChanged(sql: Sql): void {
+  const started = performance.now();
+  redetectUnderCurrentRules(sql).then((seen) => {
+    if (seen === 0) return;
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `Duplicates: ${seen} events looked at again under the current rules in ${seconds} s`,
+    );
+  }).catch((err) => console.error("Cannot re-detect duplicates under the current rules:", err));
 }

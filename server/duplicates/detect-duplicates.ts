@@ -12,8 +12,7 @@ import {
   removeLookupKeys,
   storeKeysAndFindCandidates,
 } from "../db/match-keys.ts";
-import type { ChangedEvent } from "../db/events.ts";
-import { type MatchFacts, matchFactsOf } from "./match-facts.ts";
+import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
 import { candidateBounds, probeKeys, storedKeys } from "./lookup-keys.ts";
 import { matchListings } from "./matcher.ts";
 import { regroup } from "./regroup.ts";
@@ -24,7 +23,11 @@ export type DetectionTimings = Record<string, number>;
 /** The events a batch of one contributor inserted or changed. */
 export interface WrittenBatch {
   contributorId: string;
-  changed: ChangedEvent[];
+  changed: {
+    id: string;
+    inserted: boolean;
+    event: Omit<MatchSource, "id"> & { platform: string };
+  }[];
 }
 
 function stepTimer(timings: DetectionTimings | undefined): (name: string) => void {

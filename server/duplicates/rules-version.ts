@@ -1,0 +1,56 @@
+/**
+ * Re-detection after the duplicate rules change. Lookup keys and detected links are written by the
+ * rules of the server that stored each event; when the normalisers, the keys or the matcher change
+ * what they find, older events' keys would hide them from newer listings. So the rules carry a
+ * version, and a server whose rules are newer than the database's looks at every event once
+ * again, a batch per transaction, in the background.
+ */
+import type { Sql } from "postgres";
+import { claimRedetection, type RedetectionRow } from "../db/duplicate-rules.ts";
+import { detectDuplicates } from "./detect-duplicates.ts";
+
+/**
+ * Raise this when a change to server/duplicates/ (normalisers, lookup keys, matcher) changes the
+ * keys an event gets or the pairs the matcher accepts.
+ */
+export const DUPLICATE_RULES_VERSION = 1;
+
+const BATCH = 200;
+
+/**
+ * Brings every event's keys, links and group up to `version` (the current rules by default);
+ * resumes where a stopped run left off. Returns how many events it looked at.
+ */
+export async function redetectUnderCurrentRules(
+  sql: Sql,
+  o: { version?: number; batch?: number } = {},
+): Promise<number> {
+  const version = o.version ?? DUPLICATE_RULES_VERSION;
+  let seen = 0;
+  for (;;) {
+    const done = await sql.begin(async (transaction) => {
+      // postgres.js types a transaction apart from the pool, though both run the same queries.
+      const tx = transaction as unknown as Sql;
+      const rows = await claimRedetection(tx, { version, limit: o.batch ?? BATCH });
+      for (const [contributorId, events] of byContributor(rows)) {
+        await detectDuplicates(tx, {
+          contributorId,
+          changed: events.map((event) => ({ id: event.id, inserted: false, event })),
+        });
+      }
+      return rows.length;
+    });
+    if (done === 0) return seen;
+    seen += done;
+  }
+}
+
+function byContributor(rows: RedetectionRow[]): Map<string, RedetectionRow[]> {
+  const groups = new Map<string, RedetectionRow[]>();
+  for (const row of rows) {
+    const own = groups.get(row.contributor_id);
+    if (own) own.push(row);
+    else groups.set(row.contributor_id, [row]);
+  }
+  return groups;
+}

@@ -1,0 +1,84 @@
+/**
+ * Events stored under older duplicate rules are looked at again under the current ones: their
+ * lookup keys, detected links and groups are rewritten, operators' decisions kept, and a run
+ * stopped part-way resumes where it stopped. A deleted event's keys go with it.
+ */
+import assert from "node:assert/strict";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestApp } from "../../dev-support/test-server.ts";
+import {
+  DUPLICATE_RULES_VERSION,
+  redetectUnderCurrentRules,
+} from "../../server/duplicates/rules-version.ts";
+import { get, postEvents } from "../ingest/support/http.ts";
+
+/** Conference `i` as one contributor words it. */
+function listing(i: number, who: "alice" | "bob") {
+  const name = `Quarzo${i} ${["Data", "Cloud", "Web"][i]}`;
+  return {
+    external_id: `${who}-${i}`,
+    platform: who === "alice" ? "other" : "meetup",
+    source_url: `https://${who}.example.org/${i}`,
+    title: who === "alice" ? `${name} Conference 2033` : `${name} Conf`,
+    starts_at: `2033-04-0${i + 1}T09:00:00Z`,
+    city: ["Turin", "Ghent", "Tartu"][i],
+  };
+}
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] events stored under older duplicate rules are grouped again`, async () => {
+    const server = await startTestApp(kind);
+    const { sql } = server.service.deps.db;
+    const shownCount = async () =>
+      (await get(server.url, "/api/v1/events?from=2033-01-01&limit=100")).body.data.length;
+    try {
+      for (const who of ["alice", "bob"] as const) {
+        const { key } = await createApiKey(server, { contributor: who });
+        const reply = await postEvents(server.url, key, {
+          events: [0, 1, 2].map((i) => listing(i, who)),
+        });
+        assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      }
+      assert.equal(await shownCount(), 3);
+      // What older rules would have left: no keys or groups these rules can find.
+      await sql`DELETE FROM event_lookup_keys`;
+      await sql`DELETE FROM event_group_members`;
+      await sql`DELETE FROM event_links WHERE kind = 'detected'`;
+      await sql`UPDATE duplicate_rules SET version = ${DUPLICATE_RULES_VERSION - 1}`;
+      assert.equal(await shownCount(), 6);
+
+      assert.equal(await redetectUnderCurrentRules(sql, { batch: 2 }), 6);
+      assert.equal(await shownCount(), 3);
+      const [state] = await sql`SELECT version, redetected_through FROM duplicate_rules`;
+      assert.deepEqual({ ...state }, {
+        version: DUPLICATE_RULES_VERSION,
+        redetected_through: null,
+      });
+
+      // A run stopped after four events resumes after them.
+      const [fourth] = await sql<
+        { id: string }[]
+      >`SELECT id FROM events ORDER BY id OFFSET 3 LIMIT 1`;
+      await sql`UPDATE duplicate_rules SET redetected_through = ${fourth.id}`;
+      assert.equal(await redetectUnderCurrentRules(sql, { batch: 2 }), 2);
+      assert.equal(await shownCount(), 3);
+      assert.equal(await redetectUnderCurrentRules(sql), 0, "nothing left to look at");
+
+      // Rules older than the database's never undo a newer server's work.
+      assert.equal(
+        await redetectUnderCurrentRules(sql, { version: DUPLICATE_RULES_VERSION - 1 }),
+        0,
+      );
+
+      // A deleted event's keys go with it.
+      await sql`DELETE FROM events WHERE external_id LIKE 'alice-%'`;
+      const [orphans] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys k
+        WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = k.event_id)`;
+      assert.equal(orphans.n, 0);
+      const [kept] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys`;
+      assert.ok(kept.n > 0, "the other listings keep theirs");
+    } finally {
+      await server.close();
+    }
+  });
+}
