@@ -5,12 +5,14 @@
  * by precision@10, nDCG@10 and recall@10.
  *
  *   deno run -A scripts/eval-search.ts [--corpus conferences|fosdem] [--verbose]
- *                                      [--record <label>] [--text-only]
+ *                                      [--record <label>] [--text-only] [--fusions]
+ *                                      [--text-variants]
  *
  * --record adds the run's figures under that label to docs/search-quality.json and rewrites
  * docs/search-quality.md from every recorded run (a run of one corpus replaces that corpus only).
  * --text-only skips the model (text and BM25 only): seconds instead of minutes. --fusions also
- * measures the hybrid fusions of FUSION_VARIANTS (printed, not recorded), to choose one.
+ * measures the hybrid fusions of FUSION_VARIANTS (recorded as hybrid:<name> rows), to choose one;
+ * --text-variants the text rankings of TEXT_VARIANTS (text:<name>, printed and recorded likewise).
  * --event-text embeds events in another style than the worker's, to compare: "chars=300" (the
  * description's opening), "country" (the place with its country), or both, comma-separated.
  */
