@@ -49,15 +49,20 @@ for (const kind of testBackends()) {
         "a new key's responses announce the default policy of 60 per minute",
         async () => {
           const { key } = await createApiKey(server);
+          const started = Date.now();
           const first = await postEvents(server.url, key, { events: [freshEvent()] });
           assert.equal(first.status, 200);
           assert.deepEqual(rateHeaders(first).limit, 60);
           assert.equal(rateHeaders(first).remaining, 59);
           const second = await postEvents(server.url, key, { events: [] });
           assert.equal(second.status, 400);
-          // The window is fixed: when it ended between the two requests, the second opens a new one.
-          const newWindow = rateHeaders(second).reset > rateHeaders(first).reset;
-          assert.equal(rateHeaders(second).remaining, newWindow ? 59 : 58);
+          // GCRA gives a request back every second: on a machine slow enough to take a second
+          // between the two, the second request finds one more.
+          const slow = Date.now() - started >= 1_000;
+          assert.ok(
+            [58, ...(slow ? [59] : [])].includes(rateHeaders(second).remaining),
+            `remaining ${rateHeaders(second).remaining} after ${Date.now() - started} ms`,
+          );
         },
       );
 
