@@ -88,7 +88,7 @@ export async function startService(config: Config): Promise<RunningService> {
         console.error("Cannot refresh text statistics:", err)
       );
     refreshStats();
-    redetectDuplicatesIfRulesChanged(db.sql);
+    stops.push(redetectDuplicatesIfRulesChanged(db.sql));
     const pruner = setInterval(() => {
       pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
       refreshStats();
@@ -106,15 +106,23 @@ export async function startService(config: Config): Promise<RunningService> {
 
 /**
  * Events stored under older duplicate rules are looked at again, in the background: the service
- * answers meanwhile, and a stopped run resumes at the next start.
+ * answers meanwhile, and a run stopped with the service (the returned stop) resumes at the next
+ * start.
  */
-function redetectDuplicatesIfRulesChanged(sql: Sql): void {
+function redetectDuplicatesIfRulesChanged(sql: Sql): () => Promise<void> {
   const started = performance.now();
-  redetectUnderCurrentRules(sql).then((seen) => {
+  const stop = new AbortController();
+  const running = redetectUnderCurrentRules(sql, { signal: stop.signal }).then((seen) => {
     if (seen === 0) return;
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const done = stop.signal.aborted ? "so far, the rest at the next start" : "";
     console.log(
-      `Duplicates: ${seen} events looked at again under the current rules in ${seconds} s`,
+      `Duplicates: ${seen} events looked at again under the current rules in ${seconds} s ${done}`
+        .trim(),
     );
   }).catch((err) => console.error("Cannot re-detect duplicates under the current rules:", err));
+  return async () => {
+    stop.abort();
+    await running;
+  };
 }

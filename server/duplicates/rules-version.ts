@@ -19,15 +19,17 @@ const BATCH = 200;
 
 /**
  * Brings every event's keys, links and group up to `version` (the current rules by default);
- * resumes where a stopped run left off. Returns how many events it looked at.
+ * resumes where a stopped run left off, and stops between batches once `signal` is aborted.
+ * Returns how many events it looked at.
  */
 export async function redetectUnderCurrentRules(
   sql: Sql,
-  o: { version?: number; batch?: number } = {},
+  o: { version?: number; batch?: number; signal?: AbortSignal } = {},
 ): Promise<number> {
   const version = o.version ?? DUPLICATE_RULES_VERSION;
   let seen = 0;
-  for (;;) {
+  // Stopped between batches: each batch is a transaction of its own, and the next run resumes.
+  while (!o.signal?.aborted) {
     const done = await sql.begin(async (transaction) => {
       // postgres.js types a transaction apart from the pool, though both run the same queries.
       const tx = transaction as unknown as Sql;
@@ -43,6 +45,7 @@ export async function redetectUnderCurrentRules(
     if (done === 0) return seen;
     seen += done;
   }
+  return seen;
 }
 
 function byContributor(rows: RedetectionRow[]): Map<string, RedetectionRow[]> {

@@ -47,6 +47,10 @@ for (const kind of testBackends()) {
       await sql`UPDATE duplicate_rules SET version = ${DUPLICATE_RULES_VERSION - 1}`;
       assert.equal(await shownCount(), 6);
 
+      // A run stopped with the service looks at nothing more and leaves the rest for the next.
+      const stopped = AbortSignal.abort();
+      assert.equal(await redetectUnderCurrentRules(sql, { signal: stopped }), 0);
+      assert.equal(await shownCount(), 6);
       assert.equal(await redetectUnderCurrentRules(sql, { batch: 2 }), 6);
       assert.equal(await shownCount(), 3);
       const [state] = await sql`SELECT version, redetected_through FROM duplicate_rules`;
