@@ -26,7 +26,7 @@ import type { Sql } from "postgres";
 import type { EventFilters } from "./event-filters.ts";
 import { rarestWords, rareWordMatches } from "./rare-word-matches.ts";
 import { soonestMatches } from "./soonest-matches.ts";
-import { type RankWord, textQueryOf } from "./text-query.ts";
+import { type RankWord, type TextQuery, textQueryOf } from "./text-query.ts";
 
 /** An event of a ranking, by id, with its score there. */
 export interface Match {
@@ -84,25 +84,15 @@ export async function textMatches(
 ): Promise<TextMatch[]> {
   const text = await textQueryOf(sql, query);
   if (text === null) return [];
-  const candidates = new Set(
-    await rareWordMatches(sql, {
-      words: rarestWords(text.words, settings.rareBudget),
-      filters,
-      budget: settings.rareBudget,
-    }),
-  );
-  const perTier = Math.max(settings.perTier, limit);
-  let drawn = 0;
-  for (const tier of text.tiers) {
-    if (drawn >= perTier) break;
-    const found = await soonestMatches(sql, { match: tier, filters, count: perTier - drawn });
-    for (const { id } of found) candidates.add(id);
-    drawn += found.length;
-  }
-  if (candidates.size < limit && text.anyWord !== null) {
-    const found = await soonestMatches(sql, { match: text.anyWord, filters, count: perTier });
-    for (const { id } of found) candidates.add(id);
-  }
+  const rare = rarestWords(text.words, settings.rareBudget);
+  const rareIds = await rareWordMatches(sql, { words: rare, filters, budget: settings.rareBudget });
+  const candidates = new Set(rareIds);
+  // When the rare words are every word that occurs and their matches came in whole, every event
+  // matching any word is a candidate already: the tiers' walks could add none.
+  const occurring = text.words.filter((w) => w.docs !== 0);
+  const whole = rareIds.length < settings.rareBudget && rare.length === occurring.length &&
+    occurring.every((w) => w.meaningful);
+  if (!whole) await addSoonestOfTiers(sql, { text, filters, limit, settings, candidates });
   if (candidates.size === 0) return [];
   return await scored(sql, {
     ids: [...candidates],
@@ -111,6 +101,32 @@ export async function textMatches(
     settings,
     limit,
   });
+}
+
+/** The soonest matches of the tiers, tier after tier, and of any word when the page is short. */
+async function addSoonestOfTiers(
+  sql: Sql,
+  o: {
+    text: TextQuery;
+    filters: Omit<EventFilters, "q">;
+    limit: number;
+    settings: TextRankSettings;
+    candidates: Set<string>;
+  },
+): Promise<void> {
+  const { text, filters, candidates } = o;
+  const perTier = Math.max(o.settings.perTier, o.limit);
+  let drawn = 0;
+  for (const tier of text.tiers) {
+    if (drawn >= perTier) break;
+    const found = await soonestMatches(sql, { match: tier, filters, count: perTier - drawn });
+    for (const { id } of found) candidates.add(id);
+    drawn += found.length;
+  }
+  if (candidates.size < o.limit && text.anyWord !== null) {
+    const found = await soonestMatches(sql, { match: text.anyWord, filters, count: perTier });
+    for (const { id } of found) candidates.add(id);
+  }
 }
 
 async function scored(
