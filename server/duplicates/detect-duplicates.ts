@@ -124,7 +124,11 @@ function pairsWithinBatch(
 ): [string, string][] {
   const holders = new Map<number, number[]>();
   fresh.forEach((w, i) => {
-    for (const k of w.keys) holders.set(k, [...(holders.get(k) ?? []), i]);
+    for (const k of w.keys) {
+      const held = holders.get(k);
+      if (held) held.push(i);
+      else holders.set(k, [i]);
+    }
   });
   const pairs: [string, string][] = [];
   probes.forEach((p, i) => {

@@ -2,21 +2,16 @@
 import { coreOfCompact, otherNames, titleParts } from "./normalise-title.ts";
 import { cityKey, countryKey } from "./normalise-place.ts";
 import { addressKeys } from "./normalise-url.ts";
+import type { MatchRow } from "../db/match-keys.ts";
 
-/** The fields of a stored event the matcher reads. */
-export interface MatchSource {
-  id: string;
-  title: string;
-  source_url: string;
+/**
+ * The fields of an event the matcher reads: a stored row's, or a pushed event's, whose times are
+ * still text.
+ */
+export type MatchSource = Omit<MatchRow, "starts_at" | "ends_at"> & {
   starts_at: Date | string;
   ends_at: Date | string | null;
-  city: string | null;
-  country: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  is_virtual: boolean;
-  is_hybrid: boolean | null;
-}
+};
 
 /** A title, or another name it gives, as the matcher compares it. */
 export interface TitleView {

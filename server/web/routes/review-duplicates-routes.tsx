@@ -9,6 +9,7 @@ import { recentGroups } from "../../db/duplicate-groups-view.ts";
 import { decideSameEvent } from "../../duplicates/operator-decisions.ts";
 import { AppError } from "../../errors.ts";
 import { renderDocument } from "../components/layout.tsx";
+import { noticesOf } from "../page-notices.ts";
 import { ReviewDuplicatesPage } from "../pages/review-duplicates-page.tsx";
 import { pageContext } from "../site-context.ts";
 import { requireViewer } from "./dashboard-routes.tsx";
@@ -30,8 +31,7 @@ function requireOperator(c: Context<AppEnv>) {
 export async function reviewDuplicatesRoute(c: Context<AppEnv>): Promise<Response> {
   const viewer = requireOperator(c);
   const groups = await recentGroups(c.get("deps").db.sql, GROUPS_SHOWN);
-  const notices = Object.keys(NOTICES).filter((n) => c.req.query(n) !== undefined)
-    .map((n) => NOTICES[n]);
+  const notices = noticesOf(c, NOTICES);
   c.header("Cache-Control", "no-store");
   return c.html(renderDocument(
     <ReviewDuplicatesPage
