@@ -2,7 +2,7 @@
 import type { FC } from "hono/jsx";
 import type { DecisionRecord } from "../../db/operator-decisions.ts";
 import { Layout } from "../components/layout.tsx";
-import { TableWrap } from "../components/table-wrap.tsx";
+import { DataTable } from "../components/data-table.tsx";
 import type { PageContext } from "../page-context.ts";
 import { formatInstant } from "../event-times.ts";
 
@@ -26,37 +26,23 @@ export const AuditPage: FC<AuditPageProps> = ({ page, decisions, olderHref }) =>
       Every operator decision, newest first: who made it, when, on which contributor or key, and
       what it changed. <a href="/review">Back to the review queue</a>.
     </p>
-    {decisions.length === 0
-      ? <p class="empty">No operator decision yet.</p>
-      : (
-        <TableWrap label="Operator decisions">
-          <table>
-            <caption class="visually-hidden">Operator decisions</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Contributor</th>
-                <th scope="col">Key</th>
-                <th scope="col">Counts</th>
-              </tr>
-            </thead>
-            <tbody>
-              {decisions.map((d) => (
-                <tr key={d.id}>
-                  <td>{formatInstant(d.decided_at)}</td>
-                  <td>{d.decided_by}</td>
-                  <td>{d.action.replaceAll("_", " ")}</td>
-                  <td>{d.contributor ?? ""}</td>
-                  <td>{d.key_prefix ? <code>{d.key_prefix}…</code> : ""}</td>
-                  <td>{detailsText(d.details)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+    {decisions.length === 0 ? <p class="empty">No operator decision yet.</p> : (
+      <DataTable
+        label="Operator decisions"
+        columns={["When", "Who", "What", "Contributor", "Key", "Counts"]}
+      >
+        {decisions.map((d) => (
+          <tr key={d.id}>
+            <td>{formatInstant(d.decided_at)}</td>
+            <td>{d.decided_by}</td>
+            <td>{d.action.replaceAll("_", " ")}</td>
+            <td>{d.contributor ?? ""}</td>
+            <td>{d.key_prefix ? <code>{d.key_prefix}…</code> : ""}</td>
+            <td>{detailsText(d.details)}</td>
+          </tr>
+        ))}
+      </DataTable>
+    )}
     {olderHref
       ? (
         <p>

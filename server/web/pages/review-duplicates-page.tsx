@@ -3,7 +3,7 @@ import type { FC } from "hono/jsx";
 import type { GroupListing } from "../../db/duplicate-groups-view.ts";
 import { CsrfField, Layout } from "../components/layout.tsx";
 import { ContributedLink } from "../components/contributed-link.tsx";
-import { TableWrap } from "../components/table-wrap.tsx";
+import { DataTable } from "../components/data-table.tsx";
 import type { PageContext } from "../page-context.ts";
 import type { Viewer } from "../../accounts/viewer.ts";
 import { formatInstant } from "../event-times.ts";
@@ -31,46 +31,37 @@ const Group: FC<{ viewer: Viewer; group: GroupListing[]; n: number }> = (
 ) => {
   const canonical = group.find((l) => l.canonical) ?? group[0];
   return (
-    <TableWrap label={`Group ${n}: ${canonical.title}`}>
-      <table>
-        <caption>{canonical.title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Listing</th>
-            <th scope="col">When and where</th>
-            <th scope="col">Contributor</th>
-            <th scope="col">Decision</th>
-          </tr>
-        </thead>
-        <tbody>
-          {group.map((l) => (
-            <tr key={l.id}>
-              <td>
-                <a href={`/events/${l.id}`}>{l.title}</a>{" "}
-                <span class="hint">
-                  ({l.platform}, <ContributedLink href={l.source_url}>source</ContributedLink>)
-                </span>
-                <br />
-                <code>{l.id}</code>
-              </td>
-              <td>
-                {formatInstant(l.starts_at.toISOString())}{" "}
-                {[l.city, l.country].filter(Boolean).join(", ")}
-              </td>
-              <td>{l.contributor}</td>
-              <td>
-                {l.canonical ? "Shown (canonical)" : (
-                  <>
-                    {l.link === "same" ? "Joined by an operator. " : null}
-                    <SplitButton viewer={viewer} listing={l} canonicalId={canonical.id} />
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <DataTable
+      label={`Group ${n}: ${canonical.title}`}
+      caption={canonical.title}
+      columns={["Listing", "When and where", "Contributor", "Decision"]}
+    >
+      {group.map((l) => (
+        <tr key={l.id}>
+          <td>
+            <a href={`/events/${l.id}`}>{l.title}</a>{" "}
+            <span class="hint">
+              ({l.platform}, <ContributedLink href={l.source_url}>source</ContributedLink>)
+            </span>
+            <br />
+            <code>{l.id}</code>
+          </td>
+          <td>
+            {formatInstant(l.starts_at.toISOString())}{" "}
+            {[l.city, l.country].filter(Boolean).join(", ")}
+          </td>
+          <td>{l.contributor}</td>
+          <td>
+            {l.canonical ? "Shown (canonical)" : (
+              <>
+                {l.link === "same" ? "Joined by an operator. " : null}
+                <SplitButton viewer={viewer} listing={l} canonicalId={canonical.id} />
+              </>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 };
 

@@ -3,7 +3,7 @@ import type { FC } from "hono/jsx";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import type { ApiKeyRecord } from "../../db/api-keys.ts";
 import { CsrfField, Layout } from "../components/layout.tsx";
-import { TableWrap } from "../components/table-wrap.tsx";
+import { DataTable } from "../components/data-table.tsx";
 import { EventCard } from "../components/event-card.tsx";
 import type { PageContext } from "../page-context.ts";
 import type { Viewer } from "../../accounts/viewer.ts";
@@ -108,44 +108,32 @@ const Review: FC<{ viewer: Viewer; review: PendingReview }> = ({ viewer, review 
 };
 
 const TrustedKeys: FC<{ viewer: Viewer; keys: ApiKeyRecord[] }> = ({ viewer, keys }) => (
-  <TableWrap label="Trusted keys">
-    <table>
-      <caption class="visually-hidden">Trusted keys</caption>
-      <thead>
-        <tr>
-          <th scope="col">Key</th>
-          <th scope="col">Contributor</th>
-          <th scope="col">Trusted</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {keys.map((key) => (
-          <tr key={key.id}>
-            <td>
-              {key.name} <code>{key.prefix}…</code>
-            </td>
-            <td>{key.contributor}</td>
-            <td>
-              {key.reviewed_at ? formatInstant(key.reviewed_at) : ""} {key.reviewed_by ?? ""}
-            </td>
-            <td>
-              <Decision
-                viewer={viewer}
-                keyId={key.id}
-                action="untrust"
-                label="Untrust"
-                kind="secondary"
-              />{" "}
-              <a href={`/review/keys/${key.id}/revoke`}>Revoke…</a>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  </TableWrap>
+  <DataTable
+    label="Trusted keys"
+    columns={["Key", "Contributor", "Trusted", { hidden: "Actions" }]}
+  >
+    {keys.map((key) => (
+      <tr key={key.id}>
+        <td>
+          {key.name} <code>{key.prefix}…</code>
+        </td>
+        <td>{key.contributor}</td>
+        <td>
+          {key.reviewed_at ? formatInstant(key.reviewed_at) : ""} {key.reviewed_by ?? ""}
+        </td>
+        <td>
+          <Decision
+            viewer={viewer}
+            keyId={key.id}
+            action="untrust"
+            label="Untrust"
+            kind="secondary"
+          />{" "}
+          <a href={`/review/keys/${key.id}/revoke`}>Revoke…</a>
+        </td>
+      </tr>
+    ))}
+  </DataTable>
 );
 
 export const ReviewPage: FC<ReviewPageProps> = ({ page, viewer, pending, trusted, notices }) => (
