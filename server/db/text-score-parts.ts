@@ -1,0 +1,56 @@
+/**
+ * What the BM25-like score of text ranking (server/db/text-matches.ts) reads from an event's text:
+ * each query word's weighted term frequency, the text's length (distinct lexemes), and whether it
+ * matches every word. Read by the very statement that finds a candidate (the rarest words'
+ * matches, a tier's walk in start order), on the rows it has just read: a separate scoring
+ * statement cost a round trip and read every candidate's text a second time (on PostgreSQL at
+ * 100,000 events about a quarter of a text search). The score itself is summed by the caller.
+ */
+import type { Fragment, Sql } from "postgres";
+
+/** The words a score reads, and how. */
+export interface ScoreWords {
+  /** The scoring words' tsqueries (as text), in the query's order. */
+  words: string[];
+  /** ts_rank_cd's weights for description (D), place and organiser (C), labels (B), title (A). */
+  fieldWeights: [number, number, number, number];
+  /** The every-word tier (a tsquery as text), or null when there is none. */
+  every: string | null;
+}
+
+/** An event's score parts, as `withScoreParts` selects them. */
+export interface ScoreParts {
+  /**
+   * Per word of `ScoreWords.words`, in that order: ts_rank_cd of that word alone with the field
+   * weights, which for one word is the sum of its occurrences' weights (0: absent).
+   */
+  tfs: number[];
+  /** Distinct lexemes of the event's text. */
+  length: number;
+  /** Whether the event matches the every-word tier. */
+  every: boolean;
+}
+
+/**
+ * The rows of `candidates` (a statement selecting `id` and `starts_at` of events) with the columns
+ * of ScoreParts, in start order. Only the candidates' texts are read, once each, by primary key:
+ * the pages the candidate statement just read.
+ */
+export function withScoreParts(sql: Sql, candidates: Fragment, o: ScoreWords): Fragment {
+  return sql`
+    SELECT c.id, c.starts_at, p.tfs, p.length, p.every
+    FROM (${candidates}) c, LATERAL (
+      SELECT ARRAY(
+          SELECT ts_rank_cd(${o.fieldWeights}::float4[], v.text, w.word, 0)::float8
+          FROM unnest(${o.words}::tsquery[]) WITH ORDINALITY AS w(word, n)
+          ORDER BY w.n
+        ) AS tfs,
+        length(v.text) AS length,
+        coalesce(v.text @@ ${o.every}::tsquery, false) AS every
+      -- A copy made once (OFFSET 0 keeps it a sub-select): a text stored compressed is
+      -- decompressed here, not again by each function reading it.
+      FROM (SELECT e.search_vector || ''::tsvector AS text FROM events e WHERE e.id = c.id
+            OFFSET 0) v
+    ) p
+    ORDER BY c.starts_at, c.id`;
+}
