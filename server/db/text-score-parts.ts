@@ -37,15 +37,18 @@ export interface ScoreParts {
  * the pages the candidate statement just read.
  */
 export function withScoreParts(sql: Sql, candidates: Fragment, o: ScoreWords): Fragment {
+  // One call per word written out, not a sub-select over an array of words: that sub-select's
+  // start-up per candidate was half the cost of scoring (2,000 candidates of three words on
+  // PostgreSQL 15: 10.3 ms against 5.3).
+  const tf = (word: string) =>
+    sql`ts_rank_cd(${o.fieldWeights}::float4[], v.text, ${word}::tsquery, 0)::float8`;
+  const tfs = o.words.length === 0
+    ? sql`'{}'::float8[]`
+    : sql`ARRAY[${o.words.slice(1).reduce((list, w) => sql`${list}, ${tf(w)}`, tf(o.words[0]))}]`;
   return sql`
     SELECT c.id, c.starts_at, p.tfs, p.length, p.every
     FROM (${candidates}) c, LATERAL (
-      SELECT ARRAY(
-          SELECT ts_rank_cd(${o.fieldWeights}::float4[], v.text, w.word, 0)::float8
-          FROM unnest(${o.words}::tsquery[]) WITH ORDINALITY AS w(word, n)
-          ORDER BY w.n
-        ) AS tfs,
-        length(v.text) AS length,
+      SELECT ${tfs} AS tfs, length(v.text) AS length,
         coalesce(v.text @@ ${o.every}::tsquery, false) AS every
       -- A copy made once (OFFSET 0 keeps it a sub-select): a text stored compressed is
       -- decompressed here, not again by each function reading it.
