@@ -8,21 +8,36 @@
  * its sum multiplied by the every-word boost. The arithmetic is in the order of operations of the
  * SQL that summed it before (float8 there, doubles here), so scores and order are unchanged.
  */
-import type { TextMatch, TextRankSettings } from "./text-matches.ts";
-import type { TextQuery } from "./text-query.ts";
+import type { RankWord, TextQuery } from "./text-query.ts";
 import type { ScoreParts } from "./text-score-parts.ts";
-import type { RankWord } from "./text-query.ts";
 
 const B = 0.75;
 
 /** A candidate of text ranking with what its score reads. */
 export type Candidate = ScoreParts & { id: string; starts_at: Date };
 
+/** The settings the score reads (server/db/text-matches.ts TEXT_RANK). */
+export interface Bm25Settings {
+  /** BM25's term frequency saturation. */
+  k1: number;
+  /** Multiplies the score of an event matching every word. */
+  everyWordBoost: number;
+}
+
+/** A scored candidate (server/db/text-matches.ts TextMatch). */
+export interface ScoredMatch {
+  id: string;
+  score: number;
+  everyWord: boolean;
+  /** The share of the query's words the event holds, each word counting its idf (0-1). */
+  coverage: number;
+}
+
 /** The best `limit` candidates by score, then by start, then by id. */
 export function rankedByScore(
   candidates: Candidate[],
-  o: { text: TextQuery; settings: TextRankSettings; limit: number },
-): TextMatch[] {
+  o: { text: TextQuery; settings: Bm25Settings; limit: number },
+): ScoredMatch[] {
   if (candidates.length === 0) return [];
   const { k1, everyWordBoost } = o.settings;
   const words = o.text.words;
@@ -66,7 +81,7 @@ export function rankedByScore(
  */
 export function bestScoreWithout(
   without: RankWord[],
-  o: { text: TextQuery; settings: TextRankSettings },
+  o: { text: TextQuery; settings: Bm25Settings },
 ): number {
   const { k1, everyWordBoost } = o.settings;
   const left = new Set(without.map((w) => w.word));
