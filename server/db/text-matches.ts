@@ -108,7 +108,7 @@ export async function textMatches(
   // event without a rare word could score, the tiers' candidates cannot reach the page: the same
   // page, without their walks. (Not before the statistics are counted: the mean length then
   // comes from the candidates, so every candidate counts.)
-  if (complete && text.meanLength !== null && rareFound.length >= limit) {
+  if (complete && text.meanLength !== null && limit > 0 && rareFound.length >= limit) {
     const page = rankedByScore(rareFound, { text, settings, limit });
     if (page[limit - 1].score > bestScoreWithout(rare, { text, settings })) return page;
   }
