@@ -49,7 +49,7 @@ export async function rareWordMatches(
   // go through every event (server/db/migrations/009_text_tiers_present.sql). Planned with the
   // words, so that it sees how rare they are.
   const found = sql`
-    SELECT e.id, e.starts_at FROM events e
+    SELECT e.id, e.starts_at, e.search_vector AS text FROM events e
     WHERE ${filterConditions(sql, o.filters)} AND e.search_vector @@ ${any}::tsquery
     ORDER BY (e.starts_at + interval '0 seconds'), e.id
     LIMIT ${o.budget}`;

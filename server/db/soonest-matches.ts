@@ -135,7 +135,10 @@ export interface Soonest extends Partial<ScoreParts> {
   starts_at: Date;
 }
 
-/** The statement of `found` (selecting id and starts_at), with score parts when asked for. */
+/**
+ * The statement of `found` (selecting id and starts_at, and the text as `text` when scored), with
+ * score parts when asked for.
+ */
 function selected(sql: Sql, found: Fragment, score: ScoreWords | undefined) {
   return plannedWithValues(sql<Soonest[]>`${score ? withScoreParts(sql, found, score) : found}`);
 }
@@ -157,11 +160,13 @@ async function walkInStartOrder(
     conditions: sql`${conditionsBesidesFrom(sql, o.filters)} ${afterPosition(sql, o.after)}`,
     limit: o.budget,
     // Tested as each event is read: its tsvector (1 KB on average) goes no further.
-    also: sql`e.search_vector @@ ${o.match}::tsquery AS hit`,
+    also: o.score
+      ? sql`e.search_vector @@ ${o.match}::tsquery AS hit, e.search_vector AS text`
+      : sql`e.search_vector @@ ${o.match}::tsquery AS hit`,
   });
   return await selected(
     sql,
-    sql`SELECT r.id, r.starts_at FROM ${read} r WHERE r.hit
+    sql`SELECT r.id, r.starts_at ${o.score ? sql`, r.text` : sql``} FROM ${read} r WHERE r.hit
         ORDER BY r.starts_at, r.id
         LIMIT ${o.count}`,
     o.score,
@@ -194,7 +199,7 @@ async function collectFromIndex(
     : sql``;
   return await selected(
     sql,
-    sql`SELECT e.id, e.starts_at FROM events e
+    sql`SELECT e.id, e.starts_at ${o.score ? sql`, e.search_vector AS text` : sql``} FROM events e
         WHERE ${filterConditions(sql, o.filters)} AND e.search_vector @@ ${o.match}::tsquery
           ${afterShifted} ${window}
         ORDER BY ${shifted}, e.id

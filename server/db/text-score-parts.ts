@@ -32,28 +32,25 @@ export interface ScoreParts {
 }
 
 /**
- * The rows of `candidates` (a statement selecting `id` and `starts_at` of events) with the columns
- * of ScoreParts, in start order. Only the candidates' texts are read, once each, by primary key:
- * the pages the candidate statement just read.
+ * The rows of `candidates` (a statement selecting `id`, `starts_at` and the event's search_vector
+ * as `text`) with the columns of ScoreParts, in start order. The texts come with the rows the
+ * candidate statement read: fetching them again by primary key cost more than the scoring itself
+ * on PGlite.
  */
 export function withScoreParts(sql: Sql, candidates: Fragment, o: ScoreWords): Fragment {
   // One call per word written out, not a sub-select over an array of words: that sub-select's
   // start-up per candidate was half the cost of scoring (2,000 candidates of three words on
   // PostgreSQL 15: 10.3 ms against 5.3).
   const tf = (word: string) =>
-    sql`ts_rank_cd(${o.fieldWeights}::float4[], v.text, ${word}::tsquery, 0)::float8`;
+    sql`ts_rank_cd(${o.fieldWeights}::float4[], c.text, ${word}::tsquery, 0)::float8`;
   const tfs = o.words.length === 0
     ? sql`'{}'::float8[]`
     : sql`ARRAY[${o.words.slice(1).reduce((list, w) => sql`${list}, ${tf(w)}`, tf(o.words[0]))}]`;
+  // A text past about 2 kB is stored compressed and each function decompresses it anew; most
+  // are shorter, and a copy decompressed once would cost every candidate a pass over its text.
   return sql`
-    SELECT c.id, c.starts_at, p.tfs, p.length, p.every
-    FROM (${candidates}) c, LATERAL (
-      SELECT ${tfs} AS tfs, length(v.text) AS length,
-        coalesce(v.text @@ ${o.every}::tsquery, false) AS every
-      -- A copy made once (OFFSET 0 keeps it a sub-select): a text stored compressed is
-      -- decompressed here, not again by each function reading it.
-      FROM (SELECT e.search_vector || ''::tsvector AS text FROM events e WHERE e.id = c.id
-            OFFSET 0) v
-    ) p
+    SELECT c.id, c.starts_at, ${tfs} AS tfs, length(c.text) AS length,
+      coalesce(c.text @@ ${o.every}::tsquery, false) AS every
+    FROM (${candidates}) c
     ORDER BY c.starts_at, c.id`;
 }
