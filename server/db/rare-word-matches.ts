@@ -13,6 +13,13 @@ import type { Sql } from "postgres";
 import { type EventFilters, filterConditions } from "./event-filters.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 import type { RankWord } from "./text-query.ts";
+import { type ScoreParts, type ScoreWords, withScoreParts } from "./text-score-parts.ts";
+
+/** An event holding a rare word, with its score parts. */
+export interface RareMatch extends ScoreParts {
+  id: string;
+  starts_at: Date;
+}
 
 /** The rarest meaningful words whose events add up to at most `budget`, rarest first. */
 export function rarestWords(words: RankWord[], budget: number): RankWord[] {
@@ -29,11 +36,11 @@ export function rarestWords(words: RankWord[], budget: number): RankWord[] {
   return taken;
 }
 
-/** Ids of the events within the filters holding any of `words` (at most `budget`). */
+/** The events within the filters holding any of `words` (at most `budget`), with score parts. */
 export async function rareWordMatches(
   sql: Sql,
-  o: { words: RankWord[]; filters: Omit<EventFilters, "q">; budget: number },
-): Promise<string[]> {
+  o: { words: RankWord[]; filters: Omit<EventFilters, "q">; budget: number; score: ScoreWords },
+): Promise<RareMatch[]> {
   if (o.words.length === 0) return [];
   const any = o.words.map((w) => `(${w.word})`).join(" | ");
   // Sorted by a start time no index serves, so that the planner collects the matches from the GIN
@@ -41,10 +48,10 @@ export async function rareWordMatches(
   // statistics for looks common at a million events, and if it occurs nowhere that read would
   // go through every event (server/db/migrations/009_text_tiers_present.sql). Planned with the
   // words, so that it sees how rare they are.
-  const rows = await plannedWithValues(sql<{ id: string }[]>`
-    SELECT e.id FROM events e
+  const found = sql`
+    SELECT e.id, e.starts_at, e.search_vector AS text FROM events e
     WHERE ${filterConditions(sql, o.filters)} AND e.search_vector @@ ${any}::tsquery
     ORDER BY (e.starts_at + interval '0 seconds'), e.id
-    LIMIT ${o.budget}`);
-  return rows.map((r) => r.id);
+    LIMIT ${o.budget}`;
+  return await plannedWithValues(sql<RareMatch[]>`${withScoreParts(sql, found, o.score)}`);
 }

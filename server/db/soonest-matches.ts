@@ -24,7 +24,7 @@
  *
  * Within a city the walk reads that city's events in start order (migration 010).
  */
-import type { Sql } from "postgres";
+import type { Fragment, Sql } from "postgres";
 import {
   afterPosition,
   conditionsBesidesFrom,
@@ -34,6 +34,7 @@ import {
 import { estimatedEvents } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 import { inStartOrder, notOverAt } from "./start-order.ts";
+import { type ScoreParts, type ScoreWords, withScoreParts } from "./text-score-parts.ts";
 
 /** Bounds of the events walked in all, per match wanted. */
 const MIN_WALK_PER_MATCH = 5;
@@ -52,7 +53,10 @@ export interface StartPosition {
   id: string;
 }
 
-/** The soonest `count` events (id and start) matching the tsquery `match` within the filters. */
+/**
+ * The soonest `count` events (id and start) matching the tsquery `match` within the filters; with
+ * `score`, each with its score parts for text ranking (server/db/text-score-parts.ts).
+ */
 export async function soonestMatches(
   sql: Sql,
   o: {
@@ -60,6 +64,7 @@ export async function soonestMatches(
     filters: Omit<EventFilters, "q">;
     count: number;
     after?: StartPosition;
+    score?: ScoreWords;
   },
 ): Promise<Soonest[]> {
   const kept = await estimatedEvents(sql, o.filters);
@@ -124,10 +129,18 @@ const WINDOW_EXTRA = 10;
 /** Sorts after every uuid: a position after every event starting at the same instant. */
 const MAX_UUID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 
-/** An event found by a text tier. */
-export interface Soonest {
+/** An event found by a text tier (its score parts when asked for). */
+export interface Soonest extends Partial<ScoreParts> {
   id: string;
   starts_at: Date;
+}
+
+/**
+ * The statement of `found` (selecting id and starts_at, and the text as `text` when scored), with
+ * score parts when asked for.
+ */
+function selected(sql: Sql, found: Fragment, score: ScoreWords | undefined) {
+  return plannedWithValues(sql<Soonest[]>`${score ? withScoreParts(sql, found, score) : found}`);
 }
 
 /** The first `count` matches among `budget` events read in start order after `after`. */
@@ -139,6 +152,7 @@ async function walkInStartOrder(
     count: number;
     budget: number;
     after?: StartPosition;
+    score?: ScoreWords;
   },
 ): Promise<Soonest[]> {
   const read = inStartOrder(sql, {
@@ -146,12 +160,17 @@ async function walkInStartOrder(
     conditions: sql`${conditionsBesidesFrom(sql, o.filters)} ${afterPosition(sql, o.after)}`,
     limit: o.budget,
     // Tested as each event is read: its tsvector (1 KB on average) goes no further.
-    also: sql`e.search_vector @@ ${o.match}::tsquery AS hit`,
+    also: o.score
+      ? sql`e.search_vector @@ ${o.match}::tsquery AS hit, e.search_vector AS text`
+      : sql`e.search_vector @@ ${o.match}::tsquery AS hit`,
   });
-  return await plannedWithValues(sql<Soonest[]>`
-    SELECT r.id, r.starts_at FROM ${read} r WHERE r.hit
-    ORDER BY r.starts_at, r.id
-    LIMIT ${o.count}`);
+  return await selected(
+    sql,
+    sql`SELECT r.id, r.starts_at ${o.score ? sql`, r.text` : sql``} FROM ${read} r WHERE r.hit
+        ORDER BY r.starts_at, r.id
+        LIMIT ${o.count}`,
+    o.score,
+  );
 }
 
 /**
@@ -167,6 +186,7 @@ async function collectFromIndex(
     after?: StartPosition;
     /** Only events starting by then: the start index narrows the rows fetched. */
     until?: Date;
+    score?: ScoreWords;
   },
 ): Promise<Soonest[]> {
   const shifted = sql`(e.starts_at + interval '0 seconds')`;
@@ -177,10 +197,13 @@ async function collectFromIndex(
   const window = o.until && o.after
     ? sql`AND e.starts_at BETWEEN ${o.after.starts_at}::timestamptz AND ${o.until}`
     : sql``;
-  return await plannedWithValues(sql<Soonest[]>`
-    SELECT e.id, e.starts_at FROM events e
-    WHERE ${filterConditions(sql, o.filters)} AND e.search_vector @@ ${o.match}::tsquery
-      ${afterShifted} ${window}
-    ORDER BY ${shifted}, e.id
-    LIMIT ${o.count}`);
+  return await selected(
+    sql,
+    sql`SELECT e.id, e.starts_at ${o.score ? sql`, e.search_vector AS text` : sql``} FROM events e
+        WHERE ${filterConditions(sql, o.filters)} AND e.search_vector @@ ${o.match}::tsquery
+          ${afterShifted} ${window}
+        ORDER BY ${shifted}, e.id
+        LIMIT ${o.count}`,
+    o.score,
+  );
 }

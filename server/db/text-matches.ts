@@ -25,8 +25,10 @@
 import type { Sql } from "postgres";
 import type { EventFilters } from "./event-filters.ts";
 import { rarestWords, rareWordMatches } from "./rare-word-matches.ts";
-import { soonestMatches } from "./soonest-matches.ts";
-import { type RankWord, type TextQuery, textQueryOf } from "./text-query.ts";
+import { type Soonest, soonestMatches } from "./soonest-matches.ts";
+import { type TextQuery, textQueryOf } from "./text-query.ts";
+import type { ScoreWords } from "./text-score-parts.ts";
+import { bestScoreWithout, type Candidate, rankedByScore } from "./text-bm25.ts";
 
 /** An event of a ranking, by id, with its score there. */
 export interface Match {
@@ -72,8 +74,6 @@ export const TEXT_RANK: TextRankSettings = {
   k1: 0.8,
 };
 
-const B = 0.75;
-
 /** The best `limit` text matches of `query` within the filters. `score` is the BM25-like score. */
 export async function textMatches(
   sql: Sql,
@@ -84,23 +84,36 @@ export async function textMatches(
 ): Promise<TextMatch[]> {
   const text = await textQueryOf(sql, query);
   if (text === null) return [];
+  const score: ScoreWords = {
+    words: text.words.map((w) => w.word),
+    fieldWeights: settings.fieldWeights,
+    every: text.tiers[0] ?? null,
+  };
   const rare = rarestWords(text.words, settings.rareBudget);
-  const rareIds = await rareWordMatches(sql, { words: rare, filters, budget: settings.rareBudget });
-  const candidates = new Set(rareIds);
+  const rareFound = await rareWordMatches(sql, {
+    words: rare,
+    filters,
+    budget: settings.rareBudget,
+    score,
+  });
+  const candidates = new Map<string, Candidate>(rareFound.map((c) => [c.id, c]));
+  const complete = rareFound.length < settings.rareBudget;
   // When the rare words are every word that occurs and their matches came in whole, every event
   // matching any word is a candidate already: the tiers' walks could add none.
   const occurring = text.words.filter((w) => w.docs !== 0);
-  const whole = rareIds.length < settings.rareBudget && rare.length === occurring.length &&
-    occurring.every((w) => w.meaningful);
-  if (!whole) await addSoonestOfTiers(sql, { text, filters, limit, settings, candidates });
-  if (candidates.size === 0) return [];
-  return await scored(sql, {
-    ids: [...candidates],
-    every: text.tiers[0] ?? null,
-    words: text.words,
-    settings,
-    limit,
-  });
+  if (complete && rare.length === occurring.length && occurring.every((w) => w.meaningful)) {
+    return rankedByScore(rareFound, { text, settings, limit });
+  }
+  // When the rare words' matches came in whole and the page's last of them outscores whatever an
+  // event without a rare word could score, the tiers' candidates cannot reach the page: the same
+  // page, without their walks. (Not before the statistics are counted: the mean length then
+  // comes from the candidates, so every candidate counts.)
+  if (complete && text.meanLength !== null && limit > 0 && rareFound.length >= limit) {
+    const page = rankedByScore(rareFound, { text, settings, limit });
+    if (page[limit - 1].score > bestScoreWithout(rare, { text, settings })) return page;
+  }
+  await addSoonestOfTiers(sql, { text, filters, limit, settings, candidates, score });
+  return rankedByScore([...candidates.values()], { text, settings, limit });
 }
 
 /** The soonest matches of the tiers, tier after tier, and of any word when the page is short. */
@@ -111,69 +124,28 @@ async function addSoonestOfTiers(
     filters: Omit<EventFilters, "q">;
     limit: number;
     settings: TextRankSettings;
-    candidates: Set<string>;
+    candidates: Map<string, Candidate>;
+    score: ScoreWords;
   },
 ): Promise<void> {
-  const { text, filters, candidates } = o;
+  const { text, filters, candidates, score } = o;
+  const add = (found: Soonest[]) => {
+    for (const c of found) if (!candidates.has(c.id)) candidates.set(c.id, c as Candidate);
+  };
   const perTier = Math.max(o.settings.perTier, o.limit);
   let drawn = 0;
   for (const tier of text.tiers) {
     if (drawn >= perTier) break;
-    const found = await soonestMatches(sql, { match: tier, filters, count: perTier - drawn });
-    for (const { id } of found) candidates.add(id);
+    const found = await soonestMatches(sql, {
+      match: tier,
+      filters,
+      count: perTier - drawn,
+      score,
+    });
+    add(found);
     drawn += found.length;
   }
   if (candidates.size < o.limit && text.anyWord !== null) {
-    const found = await soonestMatches(sql, { match: text.anyWord, filters, count: perTier });
-    for (const { id } of found) candidates.add(id);
+    add(await soonestMatches(sql, { match: text.anyWord, filters, count: perTier, score }));
   }
-}
-
-async function scored(
-  sql: Sql,
-  o: {
-    ids: string[];
-    every: string | null;
-    words: RankWord[];
-    settings: TextRankSettings;
-    limit: number;
-  },
-): Promise<TextMatch[]> {
-  const { k1, fieldWeights, everyWordBoost } = o.settings;
-  const allIdf = o.words.reduce((sum, w) => sum + w.idf, 0);
-  const rows = await sql<{ id: string; score: number; every: boolean; matched: number }[]>`
-    WITH candidate AS (
-      -- Decompressed once here (a new tsvector), not again by each function reading it.
-      SELECT e.id, e.starts_at, e.search_vector || ''::tsvector AS search_vector,
-        coalesce(e.search_vector @@ ${o.every}::tsquery, false) AS every
-      FROM events e
-      WHERE e.id = ANY(${o.ids}::uuid[])
-    ), mean AS (
-      SELECT coalesce((SELECT mean_length FROM text_corpus_stats),
-                      (SELECT avg(length(search_vector)) FROM candidate), 1) AS length
-    ), relevance AS (
-      SELECT c.id, c.starts_at, c.every, s.score, s.matched
-      FROM candidate c, mean m, LATERAL (
-        SELECT coalesce(sum(w.idf * f.tf * ${k1 + 1}::float8 / (f.tf + ${k1}::float8 *
-                 (${1 - B}::float8 + ${B}::float8 * length(c.search_vector)
-                  / greatest(m.length, 1)))), 0)::float8 AS score,
-          coalesce(sum(w.idf), 0)::float8 AS matched
-        FROM unnest(${o.words.map((w) => w.word)}::tsquery[],
-                    ${o.words.map((w) => w.idf)}::float8[]) AS w(word, idf),
-          LATERAL (SELECT ts_rank_cd(${fieldWeights}::float4[], c.search_vector, w.word, 0) AS tf)
-            AS f
-        WHERE f.tf > 0
-      ) AS s
-    )
-    SELECT r.id, r.every, r.matched,
-      (r.score * CASE WHEN r.every THEN ${everyWordBoost}::float8 ELSE 1 END)::float8 AS score
-    FROM relevance r
-    ORDER BY score DESC, r.starts_at, r.id
-    LIMIT ${o.limit}`;
-  return rows.map((r) => ({
-    id: r.id,
-    score: r.score,
-    everyWord: r.every,
-    coverage: allIdf > 0 ? Math.min(1, r.matched / allIdf) : 0,
-  }));
 }

@@ -28,6 +28,8 @@ export interface TextQuery {
   words: RankWord[];
   /** Events matching any meaningful word but none of the tiers: what fills a short page. */
   anyWord: string | null;
+  /** The events' mean text length (lexemes) when the statistics were counted; null before. */
+  meanLength: number | null;
 }
 
 /**
@@ -37,14 +39,22 @@ export interface TextQuery {
  * change with the data.
  */
 export async function textQueryOf(sql: Sql, query: string): Promise<TextQuery | null> {
-  const [row] = await sql<{ tiers: string[]; words: RankWord[] | null }[]>`
+  const [row] = await sql<
+    { tiers: string[]; words: RankWord[] | null; mean_length: number | null }[]
+  >`
     SELECT event_text_search_tiers(${query})::text[] AS tiers,
       (SELECT json_agg(json_build_object('word', r.word::text, 'idf', r.idf,
                                          'meaningful', r.meaningful, 'docs', r.docs))
-       FROM event_text_rank_words(${query}) AS r) AS words`;
+       FROM event_text_rank_words(${query}) AS r) AS words,
+      (SELECT mean_length FROM text_corpus_stats) AS mean_length`;
   // No word occurs in any event: nothing to walk for.
   if (row.words === null || row.words.every((w) => w.docs === 0)) return null;
-  return { tiers: row.tiers, words: row.words, anyWord: anyWordOf(row.tiers, row.words) };
+  return {
+    tiers: row.tiers,
+    words: row.words,
+    anyWord: anyWordOf(row.tiers, row.words),
+    meanLength: row.mean_length,
+  };
 }
 
 /** Any meaningful word, none of the tiers; null when that is nothing the tiers leave out. */

@@ -5,7 +5,7 @@
  */
 import type { Sql } from "postgres";
 import type { EventFilters } from "../db/event-filters.ts";
-import { textMatches, type TextRankSettings } from "../db/text-matches.ts";
+import { type Match, textMatches, type TextRankSettings } from "../db/text-matches.ts";
 import { vectorMatches } from "../db/vector-matches.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
 import { queryEmbeddingText, type QueryTextStyle } from "../embeddings/embedding-text.ts";
@@ -106,26 +106,39 @@ export async function searchEvents(
       return { hits: await rankByVector(sql, vectorQuery, filters, limit), mode };
     }
     const pool = Math.max(HYBRID_MIN_POOL, limit * HYBRID_POOL_PER_RESULT);
-    // The query is embedded (on the model's thread or by the provider) while text ranks it.
-    const [textRanking, vectorQuery] = await Promise.all([
+    // The query is embedded (on the model's thread or by the provider) while text ranks it, and
+    // the vector ranking starts as soon as the vector is ready rather than after the text
+    // ranking: on a server it runs on another of the pool's connections, beside the text
+    // ranking's statements (on the embedded database, one connection, they take turns).
+    const [textRanking, semantic] = await Promise.all([
       textMatches(sql, q, filters, pool, request.experiment?.textRank),
-      vectorQueryOf(ai, vectorText),
+      vectorRankingOf(sql, ai, { text: vectorText, filters, pool }),
     ]);
-    if (vectorQuery instanceof AppError) {
-      notices.push(`${vectorQuery.message} These results are from text search alone.`);
+    if (semantic instanceof AppError) {
+      notices.push(`${semantic.message} These results are from text search alone.`);
       const page = await withEvents(
         sql,
         textRanking.slice(0, limit).map(({ id, score }) => ({ id, score })),
       );
       return { hits: page, mode: "text" };
     }
-    const semantic = await vectorMatches(sql, vectorQuery, filters, pool);
     // Whole events for the page only: the rankings held ids.
     const fused = fuseHybrid(textRanking, semantic, request.experiment?.fusion);
     return { hits: await withEvents(sql, fused.slice(0, limit)), mode };
   };
   const result = await answer();
   return { ...result, interpreted, searched: q, notices };
+}
+
+/** The vector ranking of `text`, or the 503 error of vectorQueryOf. */
+async function vectorRankingOf(
+  sql: Sql,
+  ai: AiSearch,
+  o: { text: string; filters: Omit<EventFilters, "q">; pool: number },
+): Promise<Match[] | AppError> {
+  const vectorQuery = await vectorQueryOf(ai, o.text);
+  if (vectorQuery instanceof AppError) return vectorQuery;
+  return await vectorMatches(sql, vectorQuery, o.filters, o.pool);
 }
 
 /** The query's vector and the store's settings, or a 503 error explaining what is missing. */

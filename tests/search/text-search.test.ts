@@ -10,6 +10,7 @@ import { upsertEvents } from "../../server/db/events.ts";
 import { type EventFilters, filterConditions } from "../../server/db/event-filters.ts";
 import { listEvents } from "../../server/db/event-reads.ts";
 import { rankByText } from "../../server/search/ranked-events.ts";
+import { TEXT_RANK, textMatches } from "../../server/db/text-matches.ts";
 import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
@@ -228,6 +229,67 @@ for (const kind of testBackends()) {
 
       await t.step("no word occurring anywhere answers nothing", async () => {
         assert.deepEqual(await ranked(db.sql, "zyzzyva quokka"), []);
+      });
+    } finally {
+      await db.close();
+    }
+  });
+
+  Deno.test(`[${kind}] text ranking stops early only when the rest cannot reach the page`, async (t) => {
+    const db = await openTestDatabase(kind);
+    try {
+      const writer = await insertWriterKey(db.sql, "early-stop");
+      const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+      const events = [
+        // Rare words, in events later than all others: none is among the tiers' soonest.
+        ...Array.from({ length: 30 }, (_, i) => ({
+          title: `eBPF on Kubernetes ${i}`,
+          description: "Observability.",
+          days: 300 + i,
+        })),
+        ...Array.from({ length: 30 }, (_, i) => ({
+          title: `Runtime notes ${i}`,
+          description: "Mentions wasm once.",
+          days: 300 + i,
+        })),
+        // Common words, soon.
+        ...Array.from({ length: 260 }, (_, i) => ({
+          title: `Kubernetes meetup ${i}`,
+          description: "Clusters and pods.",
+          days: 1 + i / 10,
+        })),
+        ...Array.from({ length: 45 }, (_, i) => ({
+          title: `Quasar nebula pulsar ${i}`,
+          description: "Telescopes.",
+          days: 1 + i / 10,
+        })),
+      ].map(({ title, description, days }, n) =>
+        EventInput.parse(sampleEvent(n, { title, description, starts_at: day(days) }))
+      );
+      for (let i = 0; i < events.length; i += 100) {
+        await upsertEvents(db.sql, writer, events.slice(i, i + 100));
+      }
+      await refreshTextStats(db.sql);
+      // A budget that takes the 30 events' words as rare and no other word.
+      const fast = (q: string) => textMatches(db.sql, q, {}, 20, { ...TEXT_RANK, rareBudget: 40 });
+      const exact = (q: string) =>
+        textMatches(db.sql, q, {}, 20, { ...TEXT_RANK, rareBudget: 0, perTier: 10_000 });
+
+      await t.step("the rare word's matches fill the page: the page of every match", async () => {
+        const page = await fast("ebpf kubernetes");
+        assert.equal(page.length, 20);
+        assert.deepEqual(page, await exact("ebpf kubernetes"));
+      });
+
+      await t.step("common words outscoring the rare one: the tiers still count", async () => {
+        // Three common words in the title outweigh a rare one mentioned in a description.
+        const page = await fast("wasm quasar nebula pulsar");
+        assert.deepEqual(page, await exact("wasm quasar nebula pulsar"));
+        const [best] = await rankByText(db.sql, "wasm quasar nebula pulsar", {}, 1, {
+          ...TEXT_RANK,
+          rareBudget: 40,
+        });
+        assert.match(best.event.title, /^Quasar nebula pulsar/);
       });
     } finally {
       await db.close();
