@@ -6,9 +6,12 @@
  * Figures go to docs/duplicates.md by hand.
  *
  *   deno run -A scripts/eval-duplicates.ts [--backend pglite|postgres] [--show] [--offline]
+ *     [--perturb]
  *
  * --show lists each false merge and each missed pair; --offline scores the matcher in memory
- * (scripts/support/duplicate-offline.ts) instead of pushing to the service: seconds, not minutes.
+ * (scripts/support/duplicate-offline.ts) instead of pushing to the service: seconds, not minutes;
+ * --perturb (with --offline) scores again with one listing of each labelled pair and hard negative
+ * changed (scripts/support/duplicate-perturb.ts).
  */
 import { parseArgs } from "node:util";
 import { duplicateSources } from "./support/duplicate-sources.ts";
@@ -22,6 +25,7 @@ import {
 } from "./support/duplicate-eval.ts";
 import { startTestApp } from "../dev-support/test-server.ts";
 import { offlinePairs } from "./support/duplicate-offline.ts";
+import { PERTURBATIONS, perturbSources } from "./support/duplicate-perturb.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -29,6 +33,7 @@ const { values } = parseArgs({
     backend: { type: "string", default: "pglite" },
     show: { type: "boolean" },
     offline: { type: "boolean" },
+    perturb: { type: "boolean" },
     help: { type: "boolean" },
   },
 });
@@ -36,7 +41,8 @@ if (values.help) {
   console.log(
     "deno run -A scripts/eval-duplicates.ts [--backend pglite|postgres] [--show] [--offline]\n" +
       "  --show     list the false merges and the missed pairs\n" +
-      "  --offline  score the matcher in memory instead of over the service",
+      "  --offline  score the matcher in memory instead of over the service\n" +
+      "  --perturb  with --offline: score again with one listing of each pair changed",
   );
   Deno.exit(0);
 }
@@ -85,6 +91,12 @@ if (values.offline) {
   show("offline", s, labels);
   lines.push(row("matcher, in memory", s));
   console.log(`matched in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  for (const how of values.perturb ? PERTURBATIONS : []) {
+    const changed = perturbSources(sources, { labels, how });
+    const p = score(offlinePairs(changed.sources), labels);
+    show(how, p, labels);
+    lines.push(row(`matcher, ${how} (${changed.changed} listings changed)`, p));
+  }
 }
 for (const trusted of values.offline ? [] : [true, false]) {
   // No embedding worker: detection reads no vectors, so trusted keys differ only in which

@@ -108,20 +108,20 @@ function namesAnotherPlace(a: MatchFacts, b: MatchFacts): boolean {
  * each counts as one word in common, and the run as one word of `b`.
  */
 function acronymRuns(
-  a: string[],
+  a: TitleView,
   b: string[],
-  matched: Set<string>,
-  used: Set<string>,
+  sets: { matched: Set<string>; used: Set<string> },
 ): { common: number; folded: number } {
+  const { matched, used } = sets;
   let common = 0;
   let folded = 0;
-  for (const w of a) {
+  for (const w of a.words) {
     if (matched.has(w) || w.length < 3 || w.length > MAX_ACRONYM) continue;
     search: for (let i = 0; i < b.length; i++) {
       if (b[i][0] !== w[0]) continue;
       for (let j = Math.min(b.length, i + w.length); j >= i + 2; j--) {
         const run = b.slice(i, j);
-        if (run.some((x) => used.has(x)) || !spellsAcronym(w, run)) continue;
+        if (run.some((x) => used.has(x)) || !abbreviates(a, w, run)) continue;
         for (const x of run) used.add(x);
         matched.add(w);
         common++;
@@ -145,9 +145,20 @@ function sameName(a: TitleView, b: TitleView): number {
   ) {
     return 1;
   }
-  if (a.words.length === 1 && spellsAcronym(a.words[0], b.spelled)) return 0.9;
-  if (b.words.length === 1 && spellsAcronym(b.words[0], a.spelled)) return 0.9;
+  if (a.words.length === 1 && abbreviates(a, a.words[0], b.spelled)) return 0.9;
+  if (b.words.length === 1 && abbreviates(b, b.words[0], a.spelled)) return 0.9;
   return 0;
+}
+
+/**
+ * Whether the word `w` of `view` is an acronym of `words`: pieces of it start each word ("scale"
+ * for "southern california linux expo"), or, written in capitals, its capitals do ("SCaLE": s, c,
+ * l, e), whatever letters stand between them.
+ */
+function abbreviates(view: TitleView, w: string, words: string[]): boolean {
+  if (spellsAcronym(w, words)) return true;
+  const letters = view.acronyms.find((a) => a.word === w)?.letters;
+  return letters !== undefined && letters !== w && spellsAcronym(letters, words);
 }
 
 function viewSimilarity(a: TitleView, b: TitleView, oneWordNames: boolean): number {
@@ -163,8 +174,8 @@ function viewSimilarity(a: TitleView, b: TitleView, oneWordNames: boolean): numb
       }
     }
   }
-  const ab = acronymRuns(a.words, b.words, inA, inB);
-  const ba = acronymRuns(b.words, a.words, inB, inA);
+  const ab = acronymRuns(a, b.words, { matched: inA, used: inB });
+  const ba = acronymRuns(b, a.words, { matched: inB, used: inA });
   const common = inA.size - ba.common + ab.common;
   if (common <= 0) return 0;
   const sizeA = a.words.length - ba.folded;
@@ -192,7 +203,7 @@ function titleViews(
   const rest = x.words.filter((w) => !place.includes(w));
   if (rest.length > 0) {
     views.push({
-      view: titleView(rest, x.spelled.filter((w) => !place.includes(w))),
+      view: titleView(rest, x.spelled.filter((w) => !place.includes(w)), x.acronyms),
       dropped: true,
     });
   }
