@@ -26,10 +26,11 @@ function initials(words: string[], f: MatchFacts): string[] {
  * The initials of `f`'s title, keyed `a:`: of its naming words, of every word but years
  * ("PNSQC" spells "conference" too), and of its naming words without its own city's ("KCD" in
  * Munich and "Kubernetes Community Days Munich"). None for a title of fewer than three words
- * that holds no acronym.
+ * (edition words included) that holds no acronym.
  */
 export function acronymKeys(f: MatchFacts): string[] {
-  if (f.acronyms.length === 0 && f.words.length < MIN_LETTERS) return [];
+  // "React Universe Conf" has two naming words but spells "ruc".
+  if (f.acronyms.length === 0 && f.spelled.length < MIN_LETTERS) return [];
   const city = f.city?.split(" ") ?? [];
   const forms = [
     ...initials(f.words, f),

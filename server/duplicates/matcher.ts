@@ -262,8 +262,28 @@ export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
   return best;
 }
 
+/** What else is known of a pair beyond its two listings' fields. */
+export interface PairEvidence {
+  /**
+   * Cosine similarity of the two listings' vectors, when both are in AI search (a trusted key's,
+   * embedded from their current content); absent otherwise.
+   */
+  vectorSimilarity?: number;
+}
+
+/**
+ * Vectors this alike say one event where the titles share no words ("SCaLE" and "Southern
+ * California Linux Expo" aside, which the acronym rule reads): chosen on the labelled set with the
+ * local model (docs/duplicates.md#evaluation), above every hard negative's similarity there.
+ */
+export const VECTOR_SAME = 0.9;
+
 /** Decides whether `a` and `b` list the same real-world event. */
-export function matchListings(a: MatchFacts, b: MatchFacts): MatchVerdict {
+export function matchListings(
+  a: MatchFacts,
+  b: MatchFacts,
+  evidence: PairEvidence = {},
+): MatchVerdict {
   const gap = gapMs(a, b);
   const place = placeRelation(a, b);
   const title = titleSimilarity(a, b);
@@ -296,6 +316,13 @@ export function matchListings(a: MatchFacts, b: MatchFacts): MatchVerdict {
   if (place === "other-town" && title >= 1) return yes("same title, nearby town", 0);
   if (place === "other-town" && title >= 0.85 && a.country !== null && a.country === b.country) {
     return yes("alike title, nearby town", 0);
+  }
+  // Titles that share no words, in the same place starting the same day (whatever time zone a
+  // list wrote): what each listing says it is about (the vectors read the title, topics and
+  // description) decides, at a bar no two events of one city and week reached.
+  const vectors = evidence.vectorSimilarity ?? 0;
+  if (place === "same" && Math.abs(a.start - b.start) <= SAME_DAY_MS && vectors >= VECTOR_SAME) {
+    return yes("same place and day, alike vectors", 0);
   }
   return no("titles or places differ");
 }
