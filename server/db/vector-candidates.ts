@@ -14,17 +14,15 @@ export interface VectorProbe {
   id: string;
   contributorId: string;
   platform: string;
+  /** The earliest and latest start of a candidate. */
   from: Date;
   to: Date;
   latitudes: [number, number] | null;
 }
 
-// A span longer than this is read no further back: the lookup keys bound a listing's days alike.
-const LONGEST_SPAN = "16 days";
-
 /**
  * Pairs (probe, candidate, cosine similarity) of listings in AI search whose vectors are at least
- * `minSimilarity` alike, within the probe's bounds, listed by another contributor or on another
+ * `minSimilarity` alike, starting within the probe's bounds, listed by another contributor or on another
  * platform: at most `perProbe` a probe, the closest first. A probe not in AI search finds none.
  */
 export async function vectorCandidates(
@@ -52,8 +50,9 @@ export async function vectorCandidates(
     SELECT p.id AS probe, c.*
     FROM probe p
     CROSS JOIN LATERAL (
-      -- Exact distances over the few listings of the window, read through the start index: an
-      -- HNSW scan ordered by distance would return the nearest of all time, then filter them.
+      -- Exact distances over the few listings starting in the window, read through the start
+      -- index: an HNSW scan ordered by distance would return the nearest of all time (a weekly
+      -- series' other evenings), then filter them.
       SELECT w.id, w.title, w.source_url, w.starts_at, w.ends_at, w.city, w.country, w.latitude,
              w.longitude, w.is_virtual, w.is_hybrid, (1 - w.distance)::float8 AS similarity
       FROM (
@@ -61,8 +60,7 @@ export async function vectorCandidates(
         FROM events e
         JOIN api_keys k ON k.id = e.last_key_id
         JOIN event_embeddings v ON v.event_id = e.id
-        WHERE e.starts_at BETWEEN p.lo - ${LONGEST_SPAN}::interval AND p.hi
-          AND greatest(e.starts_at, e.ends_at) >= p.lo
+        WHERE e.starts_at BETWEEN p.lo AND p.hi
           AND e.id <> p.id
           AND (e.contributor_id <> p.contributor_id OR e.platform <> p.platform)
           AND (p.south IS NULL OR e.latitude IS NULL OR e.is_virtual

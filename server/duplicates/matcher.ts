@@ -15,8 +15,8 @@ const MAX_GAP_SAME_ADDRESS = 60 * HOUR;
 const SAME_PLACE_KM = 30;
 // An acronym is at most this long, and stands for at most as many words as it has letters.
 const MAX_ACRONYM = 12;
-// Starts (and ends) this close are the same days, whatever time zone a list wrote them in.
-const SAME_DAY_MS = 14 * HOUR;
+/** Starts (and ends) this close are the same days, whatever time zone a list wrote them in. */
+export const SAME_DAY_MS = 14 * HOUR;
 const FAR_KM = 120;
 
 /** How two listings' places compare. */

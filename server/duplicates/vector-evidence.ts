@@ -9,7 +9,7 @@ import type { MatchRow } from "../db/match-keys.ts";
 import { vectorCandidates } from "../db/vector-candidates.ts";
 import type { MatchFacts } from "./match-facts.ts";
 import { candidateBounds } from "./lookup-keys.ts";
-import { VECTOR_SAME } from "./matcher.ts";
+import { SAME_DAY_MS, VECTOR_SAME } from "./matcher.ts";
 
 /** Vectors less alike than this cannot change the matcher's verdict: they are not read. */
 export const VECTOR_CANDIDATE = VECTOR_SAME;
@@ -31,14 +31,16 @@ export async function findVectorCandidates(
 ): Promise<{ probe: string; candidate: MatchRow; similarity: number }[]> {
   return await vectorCandidates(sql, {
     probes: written.map((w) => {
-      const { from, to, latitudes } = candidateBounds(w.facts);
+      // The matcher reads vectors only for listings starting the same day: a few per probe even
+      // in a busy calendar, where the keys' window would be days of listings.
+      const start = w.facts.start;
       return {
         id: w.facts.id,
         contributorId: w.contributorId,
         platform: w.platform,
-        from,
-        to,
-        latitudes,
+        from: new Date(start - SAME_DAY_MS),
+        to: new Date(start + SAME_DAY_MS),
+        latitudes: candidateBounds(w.facts).latitudes,
       };
     }),
     minSimilarity: VECTOR_CANDIDATE,

@@ -23,7 +23,7 @@ import { EmbeddingWorker } from "../../server/embeddings/worker.ts";
 
 async function write(sql: Sql, writer: Writer, prefix: string, count: number): Promise<string[]> {
   // Each writer's talks in a month of their own: the same talks from three keys would be one
-  XX;
+  // event's listings, which the worker's detection groups, and search shows once.
   const month = { t: "06", u: "07", r: "08" }[prefix] ?? "09";
   const events = Array.from(
     { length: count },
