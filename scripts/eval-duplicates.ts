@@ -28,10 +28,14 @@ import {
 } from "./support/duplicate-eval.ts";
 import { startTestApp, type TestServer } from "../dev-support/test-server.ts";
 import { EmbeddingWorker } from "../server/embeddings/worker.ts";
+import { detectEmbedded } from "../server/duplicates/detect-embedded.ts";
 import { offlinePairs } from "./support/duplicate-offline.ts";
 import { PERTURBATIONS, perturbSources } from "./support/duplicate-perturb.ts";
 import { listingVectors } from "./support/duplicate-vectors.ts";
 import { vectorSeparation } from "./support/duplicate-vector-report.ts";
+
+// The worker's batch with the local model.
+const BATCH_EMBEDDED = 32;
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -169,6 +173,23 @@ async function drainEmbeddings(server: TestServer): Promise<void> {
   const started = performance.now();
   const embedded = await worker.runUntilIdle();
   console.log(`embedded ${embedded} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // What the worker's detection costs a batch (its keys, candidates by keys and by vectors,
+  // links and groups), timed again on batches of the stored events.
+  const ids = (await db.sql<{ id: string }[]>`SELECT id FROM events ORDER BY id`).map((r) => r.id);
+  const times: number[] = [];
+  for (let i = 0; i < ids.length && times.length < 40; i += Math.floor(ids.length / 40)) {
+    const t = performance.now();
+    await detectEmbedded(db.sql, ids.slice(i, i + BATCH_EMBEDDED));
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `detection after embedding, ${BATCH_EMBEDDED} events: median ${
+      times[times.length >> 1].toFixed(1)
+    } ms, max ${times[times.length - 1].toFixed(1)} ms (${times.length} batches, load ${
+      Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+    })`,
+  );
 }
 console.log(`\n${readPairs.length} labelled pairs the reference matcher misses.\n`);
 console.log(lines.join("\n"));
