@@ -7,6 +7,8 @@
 import type { MatchFacts } from "./match-facts.ts";
 import { initialsOf } from "./normalise-title.ts";
 
+// Words an acronym leaves out: "ICSE" is the International Conference on Software Engineering.
+const SKIPPED = new Set("the a an of and in on at for by to de la le el der".split(" "));
 // Shorter initials are shared by too many titles to be worth a lookup.
 const MIN_LETTERS = 3;
 const MAX_LETTERS = 12;
@@ -23,20 +25,29 @@ function initials(words: string[], f: MatchFacts): string[] {
 }
 
 /**
- * The initials of `f`'s title, keyed `a:`: of its naming words, of every word but years
- * ("PNSQC" spells "conference" too), and of its naming words without its own city's ("KCD" in
- * Munich and "Kubernetes Community Days Munich"). None for a title of fewer than three words
- * (edition words included) that holds no acronym.
+ * The initials of `f`'s title, keyed `a:`: of every word but years and the words acronyms leave
+ * out ("PNSQC" spells "conference", "ICSE" skips "on"). An acronym standing alone but for the
+ * listing's own city also gives its letters alone, and with the city's initials before or after
+ * ("KCD" in Munich is "kcd", "kcdm" and "mkcd": "Kubernetes Community Days Munich" stores
+ * "kcdm"), so that the many titles without one store one key and the few with one look up the
+ * rest. None for a title of fewer than three words that holds no acronym.
  */
 export function acronymKeys(f: MatchFacts): string[] {
-  // "React Universe Conf" has two naming words but spells "ruc".
-  if (f.acronyms.length === 0 && f.spelled.length < MIN_LETTERS) return [];
-  const city = f.city?.split(" ") ?? [];
-  const forms = [
-    ...initials(f.words, f),
-    ...initials(f.spelled, f),
-    ...initials(f.words.filter((w) => !city.includes(w)), f),
-  ];
+  const spelled = f.spelled.filter((w) => !SKIPPED.has(w));
+  let forms: string[];
+  if (f.acronyms.length === 0) forms = [initialsOf(spelled)];
+  else {
+    const city = f.city?.split(" ") ?? [];
+    const rest = spelled.filter((w) => !city.includes(w));
+    // Only an acronym standing alone ("KCD", "KCD Munich") is the whole name: in a longer title
+    // ("AWS User Group Berlin") it is one word of it.
+    const alone = rest.length === 1 ? initials(rest, f) : [];
+    const cityLetters = city.map((w) => w[0]).join("");
+    const around = cityLetters === ""
+      ? []
+      : alone.flatMap((l) => [cityLetters + l, l + cityLetters]);
+    forms = [...initials(spelled, f), ...alone, ...around];
+  }
   return [...new Set(forms)]
     .filter((l) => l.length >= MIN_LETTERS && l.length <= MAX_LETTERS)
     .map((l) => `a:${l}`);
