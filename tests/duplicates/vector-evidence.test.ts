@@ -55,17 +55,19 @@ function unit(dimensions: number, axis: number, other?: { axis: number; share: n
   return v;
 }
 
+async function decide(server: TestServer, keyId: string, decision: "trust" | "untrust") {
+  const res = await server.fetch(`/api/v1/admin/keys/${keyId}/${decision}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${server.adminKey}` },
+  });
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+}
+
 async function trustedKey(server: TestServer, contributor: string, trusted = true) {
   const key = await createApiKey(server, { contributor, rate_limit_per_minute: 10_000 });
-  if (trusted) {
-    const res = await server.fetch(`/api/v1/admin/keys/${key.id}/trust`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${server.adminKey}` },
-    });
-    assert.equal(res.status, 200);
-    await res.body?.cancel();
-  }
-  return key.key;
+  if (trusted) await decide(server, key.id, "trust");
+  return key;
 }
 
 /** Stores `vectors` (by external id) as the worker would, from each event's current content. */
@@ -116,11 +118,12 @@ for (const kind of testBackends()) {
       const { ai, db } = server.service.deps;
       const sql = db.sql as Sql;
       const available = (await ai.availability.status()).available;
-      await push(server, await trustedKey(server, "alice"), [alices]);
-      const bob = await trustedKey(server, "bob");
+      const alice = await trustedKey(server, "alice");
+      await push(server, alice.key, [alices]);
+      const bob = (await trustedKey(server, "bob")).key;
       await push(server, bob, [bobs]);
-      await push(server, await trustedKey(server, "carol"), [carols]);
-      await push(server, await trustedKey(server, "dave", false), [{
+      await push(server, (await trustedKey(server, "carol")).key, [carols]);
+      await push(server, (await trustedKey(server, "dave", false)).key, [{
         ...bobs,
         external_id: "dave-1",
         title: "Free Software Meeting",
@@ -153,6 +156,13 @@ for (const kind of testBackends()) {
       await sql`UPDATE duplicate_rules SET version = ${DUPLICATE_RULES_VERSION - 1}`;
       const seen = await redetectUnderCurrentRules(sql, { vectors: () => Promise.resolve(true) });
       assert.equal(seen, 4);
+      assert.deepEqual((await groupsOf(server)).get("oss-days"), ["991"]);
+
+      // Alice's key untrusted, her listing leaves AI search, and the pair its vector made with it.
+      await decide(server, alice.id, "untrust");
+      assert.deepEqual((await groupsOf(server)).get("oss-days"), []);
+      await decide(server, alice.id, "trust");
+      await detectEmbedded(sql, ids);
       assert.deepEqual((await groupsOf(server)).get("oss-days"), ["991"]);
 
       // Moved to another week, Bob's listing leaves the group at once, and its new vector, as
