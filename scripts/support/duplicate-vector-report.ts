@@ -5,7 +5,8 @@
  */
 import { EventInput } from "../../shared/event-schema.ts";
 import { matchFactsOf } from "../../server/duplicates/match-facts.ts";
-import { gapMs, placeRelation, titleSimilarity } from "../../server/duplicates/matcher.ts";
+import { gapMs, placeRelation } from "../../server/duplicates/matcher.ts";
+import { titleSimilarity } from "../../server/duplicates/title-likeness.ts";
 import type { SourceEvent } from "./duplicate-sources.ts";
 import type { Labels } from "./duplicate-eval.ts";
 import { cosine } from "./duplicate-offline.ts";

@@ -9,7 +9,8 @@ import type { MatchRow } from "../db/match-keys.ts";
 import { vectorCandidates } from "../db/vector-candidates.ts";
 import type { MatchFacts } from "./match-facts.ts";
 import { candidateBounds } from "./lookup-keys.ts";
-import { SAME_DAY_MS, VECTOR_SAME } from "./matcher.ts";
+import { VECTOR_SAME } from "./matcher.ts";
+import { SAME_DAY_MS } from "./title-likeness.ts";
 
 /** Vectors less alike than this cannot change the matcher's verdict: they are not read. */
 export const VECTOR_CANDIDATE = VECTOR_SAME;
