@@ -15,6 +15,7 @@ import { RequestDrain } from "./request-drain.ts";
 import { BatchSlots } from "./events/batch-slots.ts";
 import { listenHttp } from "./http-listen.ts";
 import { StorageGuard } from "./db/disk-space.ts";
+import type { VectorAvailability } from "./embeddings/vector-availability.ts";
 
 /** A running service. */
 export interface RunningService {
@@ -88,7 +89,7 @@ export async function startService(config: Config): Promise<RunningService> {
         console.error("Cannot refresh text statistics:", err)
       );
     refreshStats();
-    stops.push(redetectDuplicatesIfRulesChanged(db.sql));
+    stops.push(redetectDuplicatesIfRulesChanged(db.sql, deps.ai.availability));
     const pruner = setInterval(() => {
       pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
       refreshStats();
@@ -109,10 +110,17 @@ export async function startService(config: Config): Promise<RunningService> {
  * answers meanwhile, and a run stopped with the service (the returned stop) resumes at the next
  * start.
  */
-function redetectDuplicatesIfRulesChanged(sql: Sql): () => Promise<void> {
+function redetectDuplicatesIfRulesChanged(
+  sql: Sql,
+  availability: VectorAvailability,
+): () => Promise<void> {
   const started = performance.now();
   const stop = new AbortController();
-  const running = redetectUnderCurrentRules(sql, { signal: stop.signal }).then((seen) => {
+  const running = redetectUnderCurrentRules(sql, {
+    signal: stop.signal,
+    // Pairs found by their vectors keep their links where the vector store is prepared.
+    vectors: async () => (await availability.status()).available,
+  }).then((seen) => {
     if (seen === 0) return;
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const done = stop.signal.aborted ? "so far, the rest at the next start" : "";

@@ -147,11 +147,16 @@ export function referencePairs(events: SourceEvent[]): Set<PairKey> {
 
 /**
  * Pushes each list with its own key (trusted or not) and returns the pairs the service groups,
- * read from `duplicates` on the full listing (collapse=false).
+ * read from `duplicates` on the full listing (collapse=false); `afterPush` runs between the two
+ * (the embedding worker's drain, in a run with vectors).
  */
 export async function servicePairs(
   server: TestServer,
-  o: { sources: { name: string; events: SourceEvent[] }[]; trusted: boolean },
+  o: {
+    sources: { name: string; events: SourceEvent[] }[];
+    trusted: boolean;
+    afterPush?: () => Promise<void>;
+  },
 ): Promise<Set<PairKey>> {
   for (const source of o.sources) {
     const key = await createApiKey(server, {
@@ -180,6 +185,7 @@ export async function servicePairs(
       }
     }
   }
+  await o.afterPush?.();
   const byId = new Map<string, string>();
   const groups: { id: string; others: string[] }[] = [];
   let cursor: string | null = "";

@@ -4,17 +4,57 @@
  * as server/duplicates/form-groups.ts joins them. Seconds instead of minutes, for working on the
  * rules; the figures in docs/duplicates.md come from the service (scripts/eval-duplicates.ts).
  * One difference: the database returns at most 50 candidates a listing, this returns all.
+ *
+ * With `vectors` (every listing's, as if every key were trusted), listings whose vectors are at
+ * least VECTOR_CANDIDATE alike within a listing's candidate bounds are candidates too, and the
+ * matcher reads their similarity, as detection does with vectors (server/duplicates/
+ * vector-evidence.ts).
  */
 import { EventInput } from "../../shared/event-schema.ts";
-import { matchFactsOf } from "../../server/duplicates/match-facts.ts";
-import { probeKeys, storedKeys } from "../../server/duplicates/lookup-keys.ts";
+import { type MatchFacts, matchFactsOf } from "../../server/duplicates/match-facts.ts";
+import { candidateBounds, probeKeys, storedKeys } from "../../server/duplicates/lookup-keys.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
 import { formGroups } from "../../server/duplicates/form-groups.ts";
+import { VECTOR_CANDIDATE } from "../../server/duplicates/vector-evidence.ts";
 import type { SourceEvent } from "./duplicate-sources.ts";
 import { type PairKey, pairKey } from "./duplicate-eval.ts";
 
+const LONGEST_SPAN = 16 * 86_400_000;
+
+/** The cosine similarity of two unit vectors. */
+export function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+  return dot;
+}
+
+/** The listings of other lists within `f`'s candidate bounds (as server/db/vector-candidates.ts). */
+function* withinBounds(f: MatchFacts, byStart: MatchFacts[]): Generator<MatchFacts> {
+  const bounds = candidateBounds(f);
+  const [from, to] = [bounds.from.getTime(), bounds.to.getTime()];
+  let lo = 0;
+  let hi = byStart.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (byStart[mid].start < from - LONGEST_SPAN) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < byStart.length && byStart[i].start <= to; i++) {
+    const c = byStart[i];
+    if (c.id === f.id || c.end < from) continue;
+    const lat = bounds.latitudes;
+    if (lat && c.point && !c.online && (c.point.latitude < lat[0] || c.point.latitude > lat[1])) {
+      continue;
+    }
+    yield c;
+  }
+}
+
 /** The pairs of listings of different lists that detection would group. */
-export function offlinePairs(sources: { name: string; events: SourceEvent[] }[]): Set<PairKey> {
+export function offlinePairs(
+  sources: { name: string; events: SourceEvent[] }[],
+  o: { vectors?: Map<string, number[]> } = {},
+): Set<PairKey> {
   const listOf = new Map<string, string>();
   const facts = sources.flatMap((s) =>
     s.events.map((e) => {
@@ -33,14 +73,28 @@ export function offlinePairs(sources: { name: string; events: SourceEvent[] }[])
   }
   const known = new Map(facts.map((f) => [f.id, f]));
   const links = new Map<string, { a: string; b: string; score: number; kind: "detected" }>();
+  const compare = (x: string, y: string, vectorSimilarity?: number) => {
+    if (listOf.get(x) === listOf.get(y)) return;
+    const [a, b] = x < y ? [x, y] : [y, x];
+    if (links.has(`${a} ${b}`)) return;
+    const va = o.vectors?.get(a);
+    const vb = o.vectors?.get(b);
+    const similarity = vectorSimilarity ?? (va && vb ? cosine(va, vb) : undefined);
+    const verdict = matchListings(known.get(a)!, known.get(b)!, { vectorSimilarity: similarity });
+    if (verdict.same) links.set(`${a} ${b}`, { a, b, score: verdict.score, kind: "detected" });
+  };
   for (const f of facts) {
     for (const k of probeKeys(f)) {
-      for (const id of byKey.get(k) ?? []) {
-        if (listOf.get(id) === listOf.get(f.id)) continue;
-        const [a, b] = f.id < id ? [f.id, id] : [id, f.id];
-        if (links.has(`${a} ${b}`)) continue;
-        const verdict = matchListings(known.get(a)!, known.get(b)!);
-        if (verdict.same) links.set(`${a} ${b}`, { a, b, score: verdict.score, kind: "detected" });
+      for (const id of byKey.get(k) ?? []) compare(f.id, id);
+    }
+  }
+  if (o.vectors) {
+    const byStart = [...facts].sort((x, y) => x.start - y.start);
+    for (const f of facts) {
+      const v = o.vectors.get(f.id)!;
+      for (const c of withinBounds(f, byStart)) {
+        const similarity = cosine(v, o.vectors.get(c.id)!);
+        if (similarity >= VECTOR_CANDIDATE) compare(f.id, c.id, similarity);
       }
     }
   }

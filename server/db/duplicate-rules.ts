@@ -33,3 +33,12 @@ export async function claimRedetection(
     redetected_through = ${rows.length === 0 ? null : rows[rows.length - 1].id}`;
   return rows;
 }
+
+/** What re-detection reads of each of `ids`, in id order. */
+export async function redetectionRowsOf(tx: Sql, ids: string[]): Promise<RedetectionRow[]> {
+  if (ids.length === 0) return [];
+  return await tx<RedetectionRow[]>`
+    SELECT id, contributor_id, platform, title, source_url, starts_at, ends_at, city, country,
+           latitude, longitude, is_virtual, is_hybrid
+    FROM events WHERE id = ANY(${ids}::uuid[]) ORDER BY id`;
+}

@@ -15,6 +15,7 @@ import {
 import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
 import { candidateBounds, probeKeys, storedKeys } from "./lookup-keys.ts";
 import { matchListings } from "./matcher.ts";
+import { findVectorCandidates } from "./vector-evidence.ts";
 import { regroup } from "./regroup.ts";
 
 /** Milliseconds spent in each step, added up over calls (for benchmarks). */
@@ -43,16 +44,32 @@ function stepTimer(timings: DetectionTimings | undefined): (name: string) => voi
 const sameSet = (a: Set<number> | undefined, b: number[]) =>
   a !== undefined && a.size === b.length && b.every((k) => a.has(k));
 
+/** How detectDuplicates runs beyond its batch. */
+export interface DetectionOptions {
+  timings?: DetectionTimings;
+  /**
+   * Compare every listing again, even one whose matched fields are as they were: new rules, or a
+   * new vector, may find other pairs.
+   */
+  recompare?: boolean;
+  /**
+   * The vector store is prepared: listings in AI search are also compared with those whose
+   * vectors are close (vector-evidence.ts). Not at ingestion: a new listing has no vector yet,
+   * and a changed one an outdated one; the embedding worker detects again once it has one.
+   */
+  vectors?: boolean;
+}
+
 /**
  * Finds the duplicates of the events a batch inserted or changed and regroups them. A new event
  * has no keys, links or group yet; a changed one whose matched fields are as they were (its
  * stored keys name them all) keeps its keys and links, and only its group's canonical choice is
- * looked at again.
+ * looked at again (unless `recompare`).
  */
 export async function detectDuplicates(
   sql: Sql,
   batch: WrittenBatch,
-  o: { timings?: DetectionTimings } = {},
+  o: DetectionOptions = {},
 ): Promise<void> {
   const step = stepTimer(o.timings);
   // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
@@ -63,10 +80,10 @@ export async function detectDuplicates(
   })).filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
     .map((w) => ({ ...w, keys: storedKeys(w.facts) }));
   const before = await lookupKeysOf(sql, written.filter((w) => !w.inserted).map((w) => w.facts.id));
-  const kept = written.filter((w) => sameSet(before.get(w.facts.id), w.keys)).map((w) =>
-    w.facts.id
-  );
-  const fresh = written.filter((w) => !sameSet(before.get(w.facts.id), w.keys));
+  const unchanged = (w: { facts: MatchFacts; keys: number[] }) =>
+    !o.recompare && sameSet(before.get(w.facts.id), w.keys);
+  const kept = written.filter(unchanged).map((w) => w.facts.id);
+  const fresh = written.filter((w) => !unchanged(w));
   step("facts and keys");
   if (fresh.length === 0) {
     // Nothing to compare again; a group's canonical listing may follow the new fields or key.
@@ -94,9 +111,17 @@ export async function detectDuplicates(
     probes,
   });
   step("keys and candidates");
+  const near = o.vectors
+    ? await findVectorCandidates(
+      sql,
+      fresh.map((w) => ({ ...w, contributorId: batch.contributorId })),
+    )
+    : [];
+  if (o.vectors) step("vector candidates");
   const links = matchPairs(new Map(fresh.map((w) => [w.facts.id, w.facts])), {
-    found: pairs,
+    found: [...pairs, ...near],
     within: pairsWithinBatch(fresh, probes),
+    similarity: new Map(near.map((p) => [pairId(p.probe, p.candidate.id), p.similarity])),
   });
   step("match");
   const removed = await replaceDetectedLinks(sql, { replacing, links });
@@ -140,10 +165,19 @@ function pairsWithinBatch(
   return pairs;
 }
 
-/** The matcher's verdict on each pair, normalising each candidate once. */
+const pairId = (x: string, y: string) => (x < y ? `${x} ${y}` : `${y} ${x}`);
+
+/**
+ * The matcher's verdict on each pair, normalising each candidate once; a pair found by its
+ * vectors is judged with their similarity, however else it was found.
+ */
 function matchPairs(
   known: Map<string, MatchFacts>,
-  pairs: { found: { probe: string; candidate: MatchRow }[]; within: [string, string][] },
+  pairs: {
+    found: { probe: string; candidate: MatchRow }[];
+    within: [string, string][];
+    similarity: Map<string, number>;
+  },
 ): { a: string; b: string; score: number }[] {
   for (const { candidate } of pairs.found) {
     if (!known.has(candidate.id)) known.set(candidate.id, matchFactsOf(candidate));
@@ -158,7 +192,9 @@ function matchPairs(
     const [a, b] = probe < id ? [probe, id] : [id, probe];
     if (seen.has(`${a} ${b}`)) continue;
     seen.add(`${a} ${b}`);
-    const verdict = matchListings(known.get(a)!, known.get(b)!);
+    const verdict = matchListings(known.get(a)!, known.get(b)!, {
+      vectorSimilarity: pairs.similarity.get(`${a} ${b}`),
+    });
     if (verdict.same) links.set(`${a} ${b}`, { a, b, score: verdict.score });
   }
   return [...links.values()];

@@ -6,6 +6,7 @@
  * listings that could match, not a busy week's every event. Keys are hashed to 53 bits.
  */
 import type { MatchFacts } from "./match-facts.ts";
+import { acronymKeys } from "./acronym-keys.ts";
 
 const DAY = 86_400_000;
 // Days either side of a listing's own: a day of slack for time zones, one more for lists that
@@ -73,6 +74,8 @@ function keysWithoutWeek(f: MatchFacts, side: "stored" | "probe"): string[] {
   }
   // The words run together: "XtremePython" and "Xtreme Python", "DevOps Days".
   if (f.compact.length > 0) keys.push(`c:${f.compact}`);
+  // An acronym and the words it abbreviates ("SCaLE", "Southern California Linux Expo").
+  keys.push(...acronymKeys(f));
   // The same address is the same site: the address only where there is no site.
   if (f.site) keys.push(`s:${f.site}`);
   else if (f.url) keys.push(`u:${f.url}`);

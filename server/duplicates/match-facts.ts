@@ -1,5 +1,5 @@
 /** What the matcher knows of an event: its normalised title, time, place and address. */
-import { coreOfCompact, otherNames, titleParts } from "./normalise-title.ts";
+import { acronymWords, coreOfCompact, otherNames, titleParts } from "./normalise-title.ts";
 import { cityKey, countryKey } from "./normalise-place.ts";
 import { addressKeys } from "./normalise-url.ts";
 import type { MatchRow } from "../db/match-keys.ts";
@@ -21,12 +21,26 @@ export interface TitleView {
   core: string;
   /** Every word but years, for acronyms: "PNSQC" spells "conference" too. */
   spelled: string[];
+  /** The words written as acronyms, and the letters they abbreviate ("scale": "scle"). */
+  acronyms: Acronym[];
+}
+
+/** A word of a title written as an acronym, and its capitals ("SCaLE": "scale", "scle"). */
+export interface Acronym {
+  word: string;
+  letters: string;
 }
 
 /** A view of `words` (and the words an acronym of it may spell). */
-export function titleView(words: string[], spelled: string[]): TitleView {
+export function titleView(words: string[], spelled: string[], acronyms: Acronym[]): TitleView {
   const compact = words.join("");
-  return { words, compact, core: coreOfCompact(compact), spelled };
+  return {
+    words,
+    compact,
+    core: coreOfCompact(compact),
+    spelled,
+    acronyms: acronyms.filter((a) => words.includes(a.word)),
+  };
 }
 
 /** An event normalised for matching. */
@@ -38,6 +52,8 @@ export interface MatchFacts {
   core: string;
   /** Every word but years, for acronyms: "PNSQC" spells "conference" too. */
   spelled: string[];
+  /** The words written as acronyms, and the letters they abbreviate ("scale": "scle"). */
+  acronyms: Acronym[];
   /** The other names the title gives ("(PNSQC)", the name before a tagline). */
   aliases: TitleView[];
   /** Start and end (the start when none) in epoch milliseconds. */
@@ -62,13 +78,16 @@ export function matchFactsOf(e: MatchSource): MatchFacts {
   const { words, spelled } = titleParts(e.title);
   const address = addressKeys(e.source_url);
   const compact = words.join("");
+  // Only an acronym that is one of the title's words: "USA" is the country code "us".
+  const acronyms = acronymWords(e.title).filter((a) => words.includes(a.word));
   return {
     id: e.id,
     words,
     compact,
     core: coreOfCompact(compact),
     spelled,
-    aliases: otherNames(e.title, words.length).map((n) => titleView(n, n)),
+    acronyms,
+    aliases: otherNames(e.title, words.length).map((n) => titleView(n, n, acronyms)),
     start,
     end,
     city,

@@ -2,9 +2,9 @@
  * Whether two listings are the same real-world event. Pure: the rules read two MatchFacts and
  * nothing else, so the evaluation and the tests exercise exactly what ingestion runs.
  */
-import { type MatchFacts, type TitleView, titleView } from "./match-facts.ts";
-import { spellsAcronym } from "./normalise-title.ts";
+import type { MatchFacts } from "./match-facts.ts";
 import { distanceKm, isKnownCountry } from "./normalise-place.ts";
+import { SAME_DAY_MS, titleSimilarity } from "./title-likeness.ts";
 
 const HOUR = 3_600_000;
 // Same local day with a day of slack: time zones and date-only listings move a start by up
@@ -13,10 +13,6 @@ const MAX_GAP = 36 * HOUR;
 // Two listings written a day or two apart with the same name and address.
 const MAX_GAP_SAME_ADDRESS = 60 * HOUR;
 const SAME_PLACE_KM = 30;
-// An acronym is at most this long, and stands for at most as many words as it has letters.
-const MAX_ACRONYM = 12;
-// Starts (and ends) this close are the same days, whatever time zone a list wrote them in.
-const SAME_DAY_MS = 14 * HOUR;
 const FAR_KM = 120;
 
 /** How two listings' places compare. */
@@ -52,37 +48,6 @@ export function placeRelation(a: MatchFacts, b: MatchFacts): PlaceRelation {
   return "unknown";
 }
 
-function editDistanceAtMostOne(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  let j = 0;
-  let edits = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      i++;
-      j++;
-      continue;
-    }
-    if (++edits > 1) return false;
-    if (a.length > b.length) i++;
-    else if (b.length > a.length) j++;
-    else {
-      i++;
-      j++;
-    }
-  }
-  return edits + (a.length - i) + (b.length - j) <= 1;
-}
-
-function wordsAlike(a: string, b: string): boolean {
-  if (a === b) return true;
-  // A typo or a spelling ("Italia", "Italy") in a long word. Short words (codes such as "us" and
-  // "uk") must be equal, and so must a word and the same word with a letter more at its end:
-  // "XtremeJ" and "XtremeJS" are two conferences.
-  if (a.length < 5 || b.length < 5 || a.startsWith(b) || b.startsWith(a)) return false;
-  return editDistanceAtMostOne(a, b);
-}
-
 /** Whether both titles number their event ("#42", "#43") and the numbers differ. */
 function numberedApart(a: MatchFacts, b: MatchFacts): boolean {
   const numbers = (x: MatchFacts) => x.words.filter((w) => /^n\d+$/.test(w));
@@ -102,157 +67,28 @@ function namesAnotherPlace(a: MatchFacts, b: MatchFacts): boolean {
   return names(a, b) || names(b, a);
 }
 
-/**
- * Words of `a` not among `matched` that are an acronym of a run of two or more consecutive
- * words of `b` not among `used` ("apac" for "asia pacific", "agiletd" for "agile testing days"):
- * each counts as one word in common, and the run as one word of `b`.
- */
-function acronymRuns(
-  a: string[],
-  b: string[],
-  matched: Set<string>,
-  used: Set<string>,
-): { common: number; folded: number } {
-  let common = 0;
-  let folded = 0;
-  for (const w of a) {
-    if (matched.has(w) || w.length < 3 || w.length > MAX_ACRONYM) continue;
-    search: for (let i = 0; i < b.length; i++) {
-      if (b[i][0] !== w[0]) continue;
-      for (let j = Math.min(b.length, i + w.length); j >= i + 2; j--) {
-        const run = b.slice(i, j);
-        if (run.some((x) => used.has(x)) || !spellsAcronym(w, run)) continue;
-        for (const x of run) used.add(x);
-        matched.add(w);
-        common++;
-        folded += run.length - 1;
-        break search;
-      }
-    }
-  }
-  return { common, folded };
-}
-
-/** 1 for the same name, 0.9 for a one-word acronym of the other, else 0. */
-function sameName(a: TitleView, b: TitleView): number {
-  if (a.compact.length > 0 && a.compact === b.compact) return 1;
-  // "ReactConf" and "React Conf": the other title must say "conf" too, or "KotlinConf" would be
-  // any listing titled "Kotlin".
-  const spellsConf = (x: TitleView) => x.spelled.some((w) => w === "conf" || w === "conference");
-  if (
-    (a.core !== a.compact && a.core === b.compact && spellsConf(b)) ||
-    (b.core !== b.compact && b.core === a.compact && spellsConf(a))
-  ) {
-    return 1;
-  }
-  if (a.words.length === 1 && spellsAcronym(a.words[0], b.spelled)) return 0.9;
-  if (b.words.length === 1 && spellsAcronym(b.words[0], a.spelled)) return 0.9;
-  return 0;
-}
-
-function viewSimilarity(a: TitleView, b: TitleView, oneWordNames: boolean): number {
-  const name = sameName(a, b);
-  if (name > 0) return name;
-  const inA = new Set<string>();
-  const inB = new Set<string>();
-  for (const w of a.words) {
-    for (const v of b.words) {
-      if (wordsAlike(w, v)) {
-        inA.add(w);
-        inB.add(v);
-      }
-    }
-  }
-  const ab = acronymRuns(a.words, b.words, inA, inB);
-  const ba = acronymRuns(b.words, a.words, inB, inA);
-  const common = inA.size - ba.common + ab.common;
-  if (common <= 0) return 0;
-  const sizeA = a.words.length - ba.folded;
-  const sizeB = b.words.length - ab.folded;
-  const jaccard = common / (sizeA + sizeB - common);
-  // A one-word title inside a longer one ("React" in "React Advanced") names a series as often as
-  // the event: it is the same name only where the caller has other evidence.
-  if (Math.min(sizeA, sizeB) === 1 && Math.max(sizeA, sizeB) > 1 && !oneWordNames) return jaccard;
-  return common >= Math.min(sizeA, sizeB) ? 0.85 + 0.15 * Math.min(1, jaccard) : jaccard;
+/** What else is known of a pair beyond its two listings' fields. */
+export interface PairEvidence {
+  /**
+   * Cosine similarity of the two listings' vectors, when both are in AI search (a trusted key's,
+   * embedded from their current content); absent otherwise.
+   */
+  vectorSimilarity?: number;
 }
 
 /**
- * The views of a listing's title: the whole, and the name it gives in brackets. Where both
- * listings are in one city or one country, a title naming it is also read without it ("React Day
- * Berlin" and "React Day" in Berlin, "PyCon US" and "PyCon" in the US): the place is compared on
- * its own.
+ * Vectors this alike say one event where the titles share no words ("SCaLE" and "Southern
+ * California Linux Expo" aside, which the acronym rule reads): chosen on the labelled set with the
+ * local model (docs/duplicates.md#evaluation), above every hard negative's similarity there.
  */
-function titleViews(
-  x: MatchFacts,
-  place: string[],
-): { view: TitleView; dropped: boolean }[] {
-  const views = [{ view: x as TitleView, dropped: false }];
-  for (const alias of x.aliases) views.push({ view: alias, dropped: false });
-  if (place.length === 0 || !x.words.some((w) => place.includes(w))) return views;
-  const rest = x.words.filter((w) => !place.includes(w));
-  if (rest.length > 0) {
-    views.push({
-      view: titleView(rest, x.spelled.filter((w) => !place.includes(w))),
-      dropped: true,
-    });
-  }
-  return views;
-}
-
-// countryKey's code where titles write another ("UK" for Great Britain).
-const TITLE_CODE: Record<string, string> = { gb: "uk" };
-
-/** The words naming the place both listings are in: the shared city's, the shared country's. */
-function sharedPlaceWords(a: MatchFacts, b: MatchFacts): string[] {
-  const words: string[] = [];
-  if (a.city !== null && a.city === b.city) {
-    const city = a.city.split(" ");
-    if (city.every((w) => a.words.includes(w)) || city.every((w) => b.words.includes(w))) {
-      words.push(...city);
-    }
-  }
-  // Not for two towns: "DevFest" in Nantes and "DevFest France" in Lille are two DevFests.
-  const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
-  if (!twoTowns && isKnownCountry(a.country) && a.country === b.country) {
-    words.push(TITLE_CODE[a.country!] ?? a.country!);
-  }
-  return words;
-}
-
-/**
- * How alike two titles are, 0 to 1: 1 when their naming words run together are the same (a
- * "conf" run into the name aside), 0.9 for an acronym of the other, 0.85 and up when one's words
- * are all in the other (a word that is an acronym of several of the other's counting as one),
- * else the share of words in common (Jaccard). The best over each title and its bracketed name.
- */
-export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
-  const place = sharedPlaceWords(a, b);
-  // The evidence that lets a one-word title stand for a longer one: the same site, or the very
-  // same days (a series' other events are elsewhere or on other days).
-  const sameSite = (a.site !== null && a.site === b.site) || (a.url !== null && a.url === b.url);
-  const sameDays = Math.abs(a.start - b.start) <= SAME_DAY_MS &&
-    Math.abs(a.end - b.end) <= SAME_DAY_MS;
-  // Two towns on the same days are a series' weekend ("DevFest" in Nantes and Lille): there only
-  // the same site will do.
-  const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
-  const oneWordNames = sameSite || (sameDays && !twoTowns);
-  let best = 0;
-  for (const va of titleViews(a, place)) {
-    for (const vb of titleViews(b, place)) {
-      // Without its city a title may be a few common words ("Software Testing"): only the same
-      // name, or an acronym of it, counts then.
-      const dropped = va.dropped || vb.dropped;
-      best = Math.max(
-        best,
-        dropped ? sameName(va.view, vb.view) : viewSimilarity(va.view, vb.view, oneWordNames),
-      );
-    }
-  }
-  return best;
-}
+export const VECTOR_SAME = 0.9;
 
 /** Decides whether `a` and `b` list the same real-world event. */
-export function matchListings(a: MatchFacts, b: MatchFacts): MatchVerdict {
+export function matchListings(
+  a: MatchFacts,
+  b: MatchFacts,
+  evidence: PairEvidence = {},
+): MatchVerdict {
   const gap = gapMs(a, b);
   const place = placeRelation(a, b);
   const title = titleSimilarity(a, b);
@@ -285,6 +121,13 @@ export function matchListings(a: MatchFacts, b: MatchFacts): MatchVerdict {
   if (place === "other-town" && title >= 1) return yes("same title, nearby town", 0);
   if (place === "other-town" && title >= 0.85 && a.country !== null && a.country === b.country) {
     return yes("alike title, nearby town", 0);
+  }
+  // Titles that share no words, in the same place starting the same day (whatever time zone a
+  // list wrote): what each listing says it is about (the vectors read the title, topics and
+  // description) decides, at a bar no two events of one city and week reached.
+  const vectors = evidence.vectorSimilarity ?? 0;
+  if (place === "same" && Math.abs(a.start - b.start) <= SAME_DAY_MS && vectors >= VECTOR_SAME) {
+    return yes("same place and day, alike vectors", 0);
   }
   return no("titles or places differ");
 }

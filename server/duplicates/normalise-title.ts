@@ -269,3 +269,30 @@ export function spellsAcronym(letters: string, words: string[]): boolean {
   };
   return fits(0, 0);
 }
+
+/**
+ * The words of a title written as acronyms, each with the letters it abbreviates: its capitals,
+ * lower-cased ("SCaLE" is "scle", for Southern California Linux Expo; "KCD Munich" has "kcd").
+ * A word is an acronym when it has three capitals or more and they are at least half its letters:
+ * "DevOpsDays" and "PyCon" are names run together, not acronyms.
+ */
+export function acronymWords(title: string): { word: string; letters: string }[] {
+  const found: { word: string; letters: string }[] = [];
+  // Most titles have no run of capitals: skip the splitting.
+  if (!/[A-Z][^A-Z]?[A-Z]/.test(title)) return found;
+  for (const token of splitJoined(title).split(/[^A-Za-z0-9\u00c0-\u024f]+/)) {
+    const capitals = token.replace(/[^A-Z]/g, "");
+    const letters = token.replace(/[^A-Za-z]/g, "");
+    if (capitals.length < 3 || capitals.length * 2 < letters.length) continue;
+    const word = foldText(token).replace(/ /g, "");
+    if (word.length > 0 && !found.some((f) => f.word === word)) {
+      found.push({ word, letters: capitals.toLowerCase() });
+    }
+  }
+  return found;
+}
+
+/** The first letters of `words`, or "" for fewer than three (two letters name too much). */
+export function initialsOf(words: string[]): string {
+  return words.length < 3 ? "" : words.map((w) => w[0]).join("");
+}

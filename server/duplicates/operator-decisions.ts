@@ -11,6 +11,10 @@ import {
   lockDuplicates,
 } from "../db/duplicate-links.ts";
 import { recordOperatorDecision } from "../db/operator-decisions.ts";
+import { redetectionRowsOf } from "../db/duplicate-rules.ts";
+import { eventsInAiSearch } from "../db/vector-candidates.ts";
+import { byContributor } from "./by-contributor.ts";
+import { detectDuplicates } from "./detect-duplicates.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { regroup } from "./regroup.ts";
@@ -61,13 +65,26 @@ export async function decideSameEvent(sql: Sql, d: SameEventDecision): Promise<v
 }
 
 /**
- * Re-chooses the canonical event of the groups holding events `keyId` last wrote: the rule puts
- * trusted contributors first, so trusting or untrusting a key can change it.
+ * Detects again the grouped events `keyId` last wrote, and re-chooses their groups' canonical
+ * events: the rule puts trusted contributors first, so trusting or untrusting a key can change
+ * it, and a pair found by vectors holds only while both events are in AI search, which an
+ * untrusted or revoked key's events leave at once. (Trusted again, a pair its vectors found comes
+ * back when the worker embeds the event again or at the next re-detection: a vector still current
+ * is not made again.)
  */
 export async function regroupAfterTrustChange(sql: Sql, keyId: string): Promise<void> {
   await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
     await lockDuplicates(tx);
-    await regroup(tx, await groupedEventsOfKey(tx, keyId));
+    const grouped = await groupedEventsOfKey(tx, keyId);
+    // Vectors are read only where some event still has one in AI search (so the store exists).
+    const inAiSearch = new Set((await eventsInAiSearch(tx, grouped)).map((r) => r.id));
+    for (const [contributorId, events] of byContributor(await redetectionRowsOf(tx, grouped))) {
+      await detectDuplicates(tx, {
+        contributorId,
+        changed: events.map((event) => ({ id: event.id, inserted: false, event })),
+      }, { recompare: true, vectors: events.some((e) => inAiSearch.has(e.id)) });
+    }
+    await regroup(tx, grouped);
   });
 }

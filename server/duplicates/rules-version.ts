@@ -6,27 +6,36 @@
  * again, a batch per transaction, in the background.
  */
 import type { Sql } from "postgres";
-import { claimRedetection, type RedetectionRow } from "../db/duplicate-rules.ts";
+import { claimRedetection } from "../db/duplicate-rules.ts";
 import { detectDuplicates } from "./detect-duplicates.ts";
+import { byContributor } from "./by-contributor.ts";
 
 /**
  * Raise this when a change to server/duplicates/ (normalisers, lookup keys, matcher) changes the
  * keys an event gets or the pairs the matcher accepts.
  */
-export const DUPLICATE_RULES_VERSION = 1;
+export const DUPLICATE_RULES_VERSION = 2;
 
 const BATCH = 200;
 
 /**
  * Brings every event's keys, links and group up to `version` (the current rules by default);
  * resumes where a stopped run left off, and stops between batches once `signal` is aborted.
- * Returns how many events it looked at.
+ * Every event is compared again, even one whose keys the new rules leave alone (a matcher change),
+ * and, where `vectors` says the vector store is prepared, by its vector too: a pair found by
+ * vectors keeps its link. Returns how many events it looked at.
  */
 export async function redetectUnderCurrentRules(
   sql: Sql,
-  o: { version?: number; batch?: number; signal?: AbortSignal } = {},
+  o: {
+    version?: number;
+    batch?: number;
+    signal?: AbortSignal;
+    vectors?: () => Promise<boolean>;
+  } = {},
 ): Promise<number> {
   const version = o.version ?? DUPLICATE_RULES_VERSION;
+  const vectors = (await o.vectors?.()) ?? false;
   let seen = 0;
   // Stopped between batches: each batch is a transaction of its own, and the next run resumes.
   while (!o.signal?.aborted) {
@@ -38,7 +47,7 @@ export async function redetectUnderCurrentRules(
         await detectDuplicates(tx, {
           contributorId,
           changed: events.map((event) => ({ id: event.id, inserted: false, event })),
-        });
+        }, { recompare: true, vectors });
       }
       return rows.length;
     });
@@ -46,14 +55,4 @@ export async function redetectUnderCurrentRules(
     seen += done;
   }
   return seen;
-}
-
-function byContributor(rows: RedetectionRow[]): Map<string, RedetectionRow[]> {
-  const groups = new Map<string, RedetectionRow[]>();
-  for (const row of rows) {
-    const own = groups.get(row.contributor_id);
-    if (own) own.push(row);
-    else groups.set(row.contributor_id, [row]);
-  }
-  return groups;
 }

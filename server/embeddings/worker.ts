@@ -10,6 +10,7 @@ import { type NewEmbedding, saveEmbeddings } from "../db/embeddings.ts";
 import type { VectorAvailability } from "./vector-availability.ts";
 import { type EmbeddableEvent, embeddingText } from "./embedding-text.ts";
 import { type EmbeddingProvider, EmbeddingProviderError } from "./provider.ts";
+import { detectEmbedded } from "../duplicates/detect-embedded.ts";
 
 export interface EmbeddingWorkerOptions {
   sql: Sql;
@@ -168,6 +169,13 @@ export class EmbeddingWorker {
       const slice = items.slice(i, i + SAVE_SLICE).map((item) => item.embedding);
       saved += await saveEmbeddings(sql, workerId, provider.model, slice);
     }
+    // Duplicates only vectors reveal (titles sharing no word) are found once both have one. The
+    // vectors are stored either way: a failure here leaves the pairs ingestion found.
+    await detectEmbedded(sql, items.map((i) => i.embedding.eventId)).catch((err) =>
+      this.#o.log(
+        `Cannot detect duplicates by vectors: ${err instanceof Error ? err.message : err}`,
+      )
+    );
     this.#state.embedded += saved;
     return { stored: saved };
   }

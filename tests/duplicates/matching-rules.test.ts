@@ -13,7 +13,8 @@ import {
 } from "../../server/duplicates/normalise-title.ts";
 import { countryKey, isKnownCountry } from "../../server/duplicates/normalise-place.ts";
 import { matchFactsOf, type MatchSource } from "../../server/duplicates/match-facts.ts";
-import { matchListings, titleSimilarity } from "../../server/duplicates/matcher.ts";
+import { matchListings } from "../../server/duplicates/matcher.ts";
+import { titleSimilarity } from "../../server/duplicates/title-likeness.ts";
 
 // Each listing its own page on a shared host: the address alone joins nothing.
 const event = (o: Partial<MatchSource>): MatchSource => ({

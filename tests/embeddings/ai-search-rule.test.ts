@@ -22,9 +22,16 @@ import { startAiSearch } from "../../server/embeddings/start-ai-search.ts";
 import { EmbeddingWorker } from "../../server/embeddings/worker.ts";
 
 async function write(sql: Sql, writer: Writer, prefix: string, count: number): Promise<string[]> {
+  // Each writer's talks in a month of their own: the same talks from three keys would be one
+  // event's listings, which the worker's detection groups, and search shows once.
+  const month = { t: "06", u: "07", r: "08" }[prefix] ?? "09";
   const events = Array.from(
     { length: count },
-    (_, i) => EventInput.parse(sampleEvent(i, { external_id: `${prefix}-${i}` })),
+    (_, i) =>
+      EventInput.parse(sampleEvent(i, {
+        external_id: `${prefix}-${i}`,
+        starts_at: `2030-${month}-01T18:00:00Z`,
+      })),
   );
   return (await upsertEvents(sql, writer, events)).eventIds;
 }

@@ -1,0 +1,28 @@
+/**
+ * Detection again for listings that just got a vector: at ingestion they had none, so the pairs
+ * only their vectors reveal are found now, by the same detection (its links, its groups), in a
+ * transaction of its own.
+ */
+import type { Sql } from "postgres";
+import { eventsInAiSearch } from "../db/vector-candidates.ts";
+import { byContributor } from "./by-contributor.ts";
+import { detectDuplicates } from "./detect-duplicates.ts";
+
+/**
+ * Detects the duplicates of those of `eventIds` now in AI search, reading their vectors; the
+ * others (a vector not stored, a key untrusted meanwhile) are left as ingestion detected them.
+ */
+export async function detectEmbedded(sql: Sql, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await sql.begin(async (transaction) => {
+    // postgres.js types a transaction apart from the pool, though both run the same queries.
+    const tx = transaction as unknown as Sql;
+    const rows = await eventsInAiSearch(tx, eventIds);
+    for (const [contributorId, events] of byContributor(rows)) {
+      await detectDuplicates(tx, {
+        contributorId,
+        changed: events.map((event) => ({ id: event.id, inserted: false, event })),
+      }, { recompare: true, vectors: true });
+    }
+  });
+}

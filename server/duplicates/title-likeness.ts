@@ -1,0 +1,204 @@
+/**
+ * How alike two listings' titles are, as the matcher reads them: the same name run together, an
+ * acronym of the other, the words of one all in the other, or the share of words in common; over
+ * each title's other names and, where both listings are in one place, without its name.
+ */
+import { type MatchFacts, type TitleView, titleView } from "./match-facts.ts";
+import { spellsAcronym } from "./normalise-title.ts";
+import { isKnownCountry } from "./normalise-place.ts";
+
+/** Starts (and ends) this close are the same days, whatever time zone a list wrote them in. */
+export const SAME_DAY_MS = 14 * 3_600_000;
+// An acronym is at most this long, and stands for at most as many words as it has letters.
+const MAX_ACRONYM = 12;
+
+function editDistanceAtMostOne(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  let j = 0;
+  let edits = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    if (++edits > 1) return false;
+    if (a.length > b.length) i++;
+    else if (b.length > a.length) j++;
+    else {
+      i++;
+      j++;
+    }
+  }
+  return edits + (a.length - i) + (b.length - j) <= 1;
+}
+
+function wordsAlike(a: string, b: string): boolean {
+  if (a === b) return true;
+  // A typo or a spelling ("Italia", "Italy") in a long word. Short words (codes such as "us" and
+  // "uk") must be equal, and so must a word and the same word with a letter more at its end:
+  // "XtremeJ" and "XtremeJS" are two conferences.
+  if (a.length < 5 || b.length < 5 || a.startsWith(b) || b.startsWith(a)) return false;
+  return editDistanceAtMostOne(a, b);
+}
+
+/**
+ * Words of `a` not among `matched` that are an acronym of a run of two or more consecutive
+ * words of `b` not among `used` ("apac" for "asia pacific", "agiletd" for "agile testing days"):
+ * each counts as one word in common, and the run as one word of `b`.
+ */
+function acronymRuns(
+  a: TitleView,
+  b: string[],
+  sets: { matched: Set<string>; used: Set<string> },
+): { common: number; folded: number } {
+  const { matched, used } = sets;
+  let common = 0;
+  let folded = 0;
+  for (const w of a.words) {
+    if (matched.has(w) || w.length < 3 || w.length > MAX_ACRONYM) continue;
+    search: for (let i = 0; i < b.length; i++) {
+      if (b[i][0] !== w[0]) continue;
+      for (let j = Math.min(b.length, i + w.length); j >= i + 2; j--) {
+        const run = b.slice(i, j);
+        if (run.some((x) => used.has(x)) || !abbreviates(a, w, run)) continue;
+        for (const x of run) used.add(x);
+        matched.add(w);
+        common++;
+        folded += run.length - 1;
+        break search;
+      }
+    }
+  }
+  return { common, folded };
+}
+
+/** 1 for the same name, 0.9 for a one-word acronym of the other, else 0. */
+function sameName(a: TitleView, b: TitleView): number {
+  if (a.compact.length > 0 && a.compact === b.compact) return 1;
+  // "ReactConf" and "React Conf": the other title must say "conf" too, or "KotlinConf" would be
+  // any listing titled "Kotlin".
+  const spellsConf = (x: TitleView) => x.spelled.some((w) => w === "conf" || w === "conference");
+  if (
+    (a.core !== a.compact && a.core === b.compact && spellsConf(b)) ||
+    (b.core !== b.compact && b.core === a.compact && spellsConf(a))
+  ) {
+    return 1;
+  }
+  if (a.words.length === 1 && abbreviates(a, a.words[0], b.spelled)) return 0.9;
+  if (b.words.length === 1 && abbreviates(b, b.words[0], a.spelled)) return 0.9;
+  return 0;
+}
+
+/**
+ * Whether the word `w` of `view` is an acronym of `words`: pieces of it start each word ("scale"
+ * for "southern california linux expo"), or, written in capitals, its capitals do ("SCaLE": s, c,
+ * l, e), whatever letters stand between them.
+ */
+function abbreviates(view: TitleView, w: string, words: string[]): boolean {
+  if (spellsAcronym(w, words)) return true;
+  const letters = view.acronyms.find((a) => a.word === w)?.letters;
+  return letters !== undefined && letters !== w && spellsAcronym(letters, words);
+}
+
+function viewSimilarity(a: TitleView, b: TitleView, oneWordNames: boolean): number {
+  const name = sameName(a, b);
+  if (name > 0) return name;
+  const inA = new Set<string>();
+  const inB = new Set<string>();
+  for (const w of a.words) {
+    for (const v of b.words) {
+      if (wordsAlike(w, v)) {
+        inA.add(w);
+        inB.add(v);
+      }
+    }
+  }
+  const ab = acronymRuns(a, b.words, { matched: inA, used: inB });
+  const ba = acronymRuns(b, a.words, { matched: inB, used: inA });
+  const common = inA.size - ba.common + ab.common;
+  if (common <= 0) return 0;
+  const sizeA = a.words.length - ba.folded;
+  const sizeB = b.words.length - ab.folded;
+  const jaccard = common / (sizeA + sizeB - common);
+  // A one-word title inside a longer one ("React" in "React Advanced") names a series as often as
+  // the event: it is the same name only where the caller has other evidence.
+  if (Math.min(sizeA, sizeB) === 1 && Math.max(sizeA, sizeB) > 1 && !oneWordNames) return jaccard;
+  return common >= Math.min(sizeA, sizeB) ? 0.85 + 0.15 * Math.min(1, jaccard) : jaccard;
+}
+
+/**
+ * The views of a listing's title: the whole, and the name it gives in brackets. Where both
+ * listings are in one city or one country, a title naming it is also read without it ("React Day
+ * Berlin" and "React Day" in Berlin, "PyCon US" and "PyCon" in the US): the place is compared on
+ * its own.
+ */
+function titleViews(
+  x: MatchFacts,
+  place: string[],
+): { view: TitleView; dropped: boolean }[] {
+  const views = [{ view: x as TitleView, dropped: false }];
+  for (const alias of x.aliases) views.push({ view: alias, dropped: false });
+  if (place.length === 0 || !x.words.some((w) => place.includes(w))) return views;
+  const rest = x.words.filter((w) => !place.includes(w));
+  if (rest.length > 0) {
+    views.push({
+      view: titleView(rest, x.spelled.filter((w) => !place.includes(w)), x.acronyms),
+      dropped: true,
+    });
+  }
+  return views;
+}
+
+// countryKey's code where titles write another ("UK" for Great Britain).
+const TITLE_CODE: Record<string, string> = { gb: "uk" };
+
+/** The words naming the place both listings are in: the shared city's, the shared country's. */
+function sharedPlaceWords(a: MatchFacts, b: MatchFacts): string[] {
+  const words: string[] = [];
+  if (a.city !== null && a.city === b.city) {
+    const city = a.city.split(" ");
+    if (city.every((w) => a.words.includes(w)) || city.every((w) => b.words.includes(w))) {
+      words.push(...city);
+    }
+  }
+  // Not for two towns: "DevFest" in Nantes and "DevFest France" in Lille are two DevFests.
+  const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
+  if (!twoTowns && isKnownCountry(a.country) && a.country === b.country) {
+    words.push(TITLE_CODE[a.country!] ?? a.country!);
+  }
+  return words;
+}
+
+/**
+ * How alike two titles are, 0 to 1: 1 when their naming words run together are the same (a
+ * "conf" run into the name aside), 0.9 for an acronym of the other, 0.85 and up when one's words
+ * are all in the other (a word that is an acronym of several of the other's counting as one),
+ * else the share of words in common (Jaccard). The best over each title and its bracketed name.
+ */
+export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
+  const place = sharedPlaceWords(a, b);
+  // The evidence that lets a one-word title stand for a longer one: the same site, or the very
+  // same days (a series' other events are elsewhere or on other days).
+  const sameSite = (a.site !== null && a.site === b.site) || (a.url !== null && a.url === b.url);
+  const sameDays = Math.abs(a.start - b.start) <= SAME_DAY_MS &&
+    Math.abs(a.end - b.end) <= SAME_DAY_MS;
+  // Two towns on the same days are a series' weekend ("DevFest" in Nantes and Lille): there only
+  // the same site will do.
+  const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
+  const oneWordNames = sameSite || (sameDays && !twoTowns);
+  let best = 0;
+  for (const va of titleViews(a, place)) {
+    for (const vb of titleViews(b, place)) {
+      // Without its city a title may be a few common words ("Software Testing"): only the same
+      // name, or an acronym of it, counts then.
+      const dropped = va.dropped || vb.dropped;
+      best = Math.max(
+        best,
+        dropped ? sameName(va.view, vb.view) : viewSimilarity(va.view, vb.view, oneWordNames),
+      );
+    }
+  }
+  return best;
+}
