@@ -103,17 +103,17 @@ function keysIn(f: MatchFacts, side: "stored" | "probe"): number[] {
 }
 
 /**
- * A key no probe asks for, naming everything the matcher reads of a listing: a listing whose
- * stored keys are what they were has nothing new to be compared on.
+ * A fingerprint of everything the matcher reads of a listing: a listing whose fingerprint and
+ * keys are what they were has nothing new to be compared on.
  */
-function factsKey(f: MatchFacts): number {
+export function factsFingerprint(f: MatchFacts): number {
   const { id: _id, ...read } = f;
   return hash53(`f:${JSON.stringify(read)}`);
 }
 
-/** What a listing stores: its keys in the weeks of its own days, and its facts' key. */
+/** What a listing stores: its keys in the weeks of its own days. */
 export function storedKeys(f: MatchFacts): number[] {
-  return [...keysIn(f, "stored"), factsKey(f)];
+  return keysIn(f, "stored");
 }
 
 /** What a listing looks up: its keys in every week its days, two either side, touch. */

@@ -13,7 +13,7 @@ import { detectDuplicates } from "./detect-duplicates.ts";
  * Raise this when a change to server/duplicates/ (normalisers, lookup keys, matcher) changes the
  * keys an event gets or the pairs the matcher accepts.
  */
-export const DUPLICATE_RULES_VERSION = 1;
+export const DUPLICATE_RULES_VERSION = 2;
 
 const BATCH = 200;
 

@@ -42,6 +42,7 @@ for (const kind of testBackends()) {
       assert.equal(await shownCount(), 3);
       // What older rules would have left: no keys or groups these rules can find.
       await sql`DELETE FROM event_lookup_keys`;
+      await sql`DELETE FROM event_key_sets`;
       await sql`DELETE FROM event_group_members`;
       await sql`DELETE FROM event_links WHERE kind = 'detected'`;
       await sql`UPDATE duplicate_rules SET version = ${DUPLICATE_RULES_VERSION - 1}`;
@@ -76,11 +77,13 @@ for (const kind of testBackends()) {
 
       // A deleted event's keys go with it.
       await sql`DELETE FROM events WHERE external_id LIKE 'alice-%'`;
-      const [orphans] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys k
-        WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = k.event_id)`;
-      assert.equal(orphans.n, 0);
-      const [kept] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys`;
-      assert.ok(kept.n > 0, "the other listings keep theirs");
+      for (const table of ["event_lookup_keys", "event_key_sets"]) {
+        const [orphans] = await sql`SELECT count(*)::int AS n FROM ${sql(table)} k
+          WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = k.event_id)`;
+        assert.equal(orphans.n, 0, table);
+        const [kept] = await sql`SELECT count(*)::int AS n FROM ${sql(table)}`;
+        assert.ok(kept.n > 0, `the other listings keep theirs in ${table}`);
+      }
     } finally {
       await server.close();
     }
