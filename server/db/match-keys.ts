@@ -34,11 +34,9 @@ export async function keySetsOf(sql: Sql, ids: string[]): Promise<Map<string, Ke
   return sets;
 }
 
-/** An event's new key set, and the keys it gains and loses against the stored one. */
+/** An event's new key set. */
 export interface KeySetChange extends KeySet {
   event_id: string;
-  added: number[];
-  removed: number[];
 }
 
 // A key shared by more listings in one week tells little (generic words): reading them all would
@@ -61,9 +59,10 @@ export interface Probe {
 }
 
 /**
- * Stores the key sets `sets` and returns pairs (probe, candidate) of events that might be the
- * same: sharing a lookup key (server/duplicates/lookup-keys.ts), within the probe's bounds,
- * listed by another contributor or on another platform. One statement for a whole batch (all of
+ * Stores the key sets `sets` (writing only the key rows each gains and deleting those it loses)
+ * and returns pairs (probe, candidate) of events that might be the same: sharing a lookup key
+ * (server/duplicates/lookup-keys.ts), within the probe's bounds, listed by another contributor
+ * or on another platform. One statement for a whole batch (all of
  * `contributorId`'s): the candidates are read from the keys as they were before it, so the
  * batch's new listings are not among them.
  */
@@ -76,27 +75,30 @@ export async function storeKeysAndFindCandidates(
   const hashes = probes.flatMap((p) => p.keys.map(String));
   // Each key once, in order: listings of one event in a batch share keys.
   const keys = [...new Set(probes.flatMap((p) => p.keys))].sort((a, b) => a - b).map(String);
-  const pairsOf = (which: "added" | "removed") => ({
-    hashes: sets.flatMap((s) => s[which].map(String)),
-    ids: sets.flatMap((s) => s[which].map(() => s.event_id)),
-  });
-  const added = pairsOf("added");
-  const removed = pairsOf("removed");
+  const ids = sets.map((s) => s.event_id);
   const rows = await sql<(MatchRow & { probe: string })[]>`
-    WITH gone AS (
+    WITH fresh AS (
+      SELECT * FROM unnest(${sets.flatMap((s) => s.keys.map(String))}::bigint[],
+                           ${sets.flatMap((s) => s.keys.map(() => s.event_id))}::uuid[])
+        AS k(hash, event_id)
+    ), old AS (
+      -- The keys stored now, read under the duplicates lock: a set read before it may be stale.
+      SELECT unnest(s.keys) AS hash, s.event_id FROM event_key_sets s
+      WHERE s.event_id = ANY(${ids}::uuid[])
+    ), gone AS (
       -- Only the keys a changed listing lost, each by the primary key; those it keeps stay.
       DELETE FROM event_lookup_keys l
-      USING unnest(${removed.hashes}::bigint[], ${removed.ids}::uuid[]) AS x(hash, event_id)
+      USING (SELECT hash, event_id FROM old EXCEPT SELECT hash, event_id FROM fresh) x
       WHERE l.hash = x.hash AND l.event_id = x.event_id
     ), stored AS (
       INSERT INTO event_lookup_keys (hash, event_id)
-      SELECT * FROM unnest(${added.hashes}::bigint[], ${added.ids}::uuid[])
+      SELECT hash, event_id FROM fresh EXCEPT SELECT hash, event_id FROM old
       ON CONFLICT DO NOTHING
     ), sets AS (
       -- Each set as an array literal: a ragged array of arrays is no parameter.
       INSERT INTO event_key_sets (event_id, fingerprint, keys)
       SELECT event_id, fingerprint, keys::bigint[]
-      FROM unnest(${sets.map((s) => s.event_id)}::uuid[],
+      FROM unnest(${ids}::uuid[],
                   ${sets.map((s) => String(s.fingerprint))}::bigint[],
                   ${
     sets.map((s) => `{${s.keys.join(",")}}`)

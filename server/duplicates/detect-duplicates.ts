@@ -44,11 +44,6 @@ const sameSet = (a: KeySet | undefined, b: KeySet) =>
   a !== undefined && a.fingerprint === b.fingerprint && a.keys.length === b.keys.length &&
   b.keys.every((k) => a.keys.includes(k));
 
-const without = (keys: number[], gone: number[] = []) => {
-  const drop = new Set(gone);
-  return keys.filter((k) => !drop.has(k));
-};
-
 /**
  * Finds the duplicates of the events a batch inserted or changed and regroups them. A new event
  * has no keys, links or group yet; a changed one whose matched fields are as they were (its
@@ -96,12 +91,7 @@ export async function detectDuplicates(
   }));
   const pairs = await storeKeysAndFindCandidates(sql, {
     contributorId: batch.contributorId,
-    sets: fresh.map((w) => ({
-      event_id: w.facts.id,
-      ...w.set,
-      added: without(w.set.keys, before.get(w.facts.id)?.keys),
-      removed: without(before.get(w.facts.id)?.keys ?? [], w.set.keys),
-    })),
+    sets: fresh.map((w) => ({ event_id: w.facts.id, ...w.set })),
     probes,
   });
   step("keys and candidates");
