@@ -4,8 +4,9 @@
  * two contributors (detection run on all of them), alternating rounds so that both see the same
  * database and load. The second contributor re-lists some of the first one's events in its own
  * words, in the loaded events and in the timed batches alike, so groups form as they would.
- * Prints events/s both ways, the cost in percent, where detection's time goes, and the load
- * average.
+ * Prints events/s both ways, the cost in percent, the CPU time a batch took both ways (this
+ * process and its database's server processes: less moved by other work on the machine), where
+ * detection's time goes, the key rows and lookups per event, and the load average.
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
  *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy]
