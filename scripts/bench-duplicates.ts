@@ -4,8 +4,9 @@
  * two contributors (detection run on all of them), alternating rounds so that both see the same
  * database and load. The second contributor re-lists some of the first one's events in its own
  * words, in the loaded events and in the timed batches alike, so groups form as they would.
- * Prints events/s both ways, the cost in percent, where detection's time goes, and the load
- * average.
+ * Prints events/s both ways, the cost in percent, the CPU time a batch took both ways (this
+ * process and its database's server processes: less moved by other work on the machine), where
+ * detection's time goes, the key rows and lookups per event, and the load average.
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
  *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy]
@@ -26,6 +27,7 @@ import {
   RELISTED_PER_HUNDRED,
   relisting,
 } from "./support/duplicate-bench-events.ts";
+import { cpuMilliseconds } from "./support/duplicate-bench-cpu.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -144,25 +146,36 @@ try {
       `${((performance.now() - loadStarted) / 1000).toFixed(0)} s; load ${load()}`,
   );
   const rate = { on: [] as number[], off: [] as number[] };
+  // CPU milliseconds per batch, both ways: what the work took whatever else the cores ran.
+  const cpu = { on: [] as number[], off: [] as number[] };
   const timings: DetectionTimings = {};
   let next = 10_000_000;
   for (let r = 0; r < rounds; r++) {
     for (const detect of [false, true]) {
       const work = [...batchesFrom(next, batches, 100)];
       next += batches * 100;
+      const cpuBefore = await cpuMilliseconds(db.sql, kind);
       const t = performance.now();
       for (const [who, batch] of work) await store(db.sql, writers[who], batch, detect && timings);
       const perSecond = (batches * 100) / ((performance.now() - t) / 1000);
+      const cpuPerBatch = (await cpuMilliseconds(db.sql, kind) - cpuBefore) / batches;
       rate[detect ? "on" : "off"].push(perSecond);
+      cpu[detect ? "on" : "off"].push(cpuPerBatch);
       console.log(
-        `round ${r + 1} detection ${detect ? "on " : "off"}: ${perSecond.toFixed(0)} events/s; ` +
-          `load ${load()}`,
+        `round ${r + 1} detection ${detect ? "on " : "off"}: ${perSecond.toFixed(0)} events/s, ` +
+          `CPU ${cpuPerBatch.toFixed(1)} ms a batch; load ${load()}`,
       );
     }
   }
-  const perBatch = Object.entries(timings).filter(([k]) => k !== "batches")
-    .map(([k, v]) => `${k} ${(v / timings.batches).toFixed(k === "candidates" ? 0 : 1)}`);
-  console.log(`detection per batch (ms; candidates: pairs): ${perBatch.join(", ")}`);
+  const counts = ["batches", "candidates", "events", "keys stored", "keys looked up"];
+  const perBatch = Object.entries(timings).filter(([k]) => !counts.includes(k))
+    .map(([k, v]) => `${k} ${(v / timings.batches).toFixed(1)}`);
+  console.log(
+    `detection per batch (ms): ${perBatch.join(", ")}; candidate pairs ` +
+      `${(timings.candidates / timings.batches).toFixed(0)}; per event: key rows ` +
+      `${(timings["keys stored"] / timings.events).toFixed(2)}, lookups ` +
+      `${(timings["keys looked up"] / timings.events).toFixed(2)}`,
+  );
   await timeListings(db.sql);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const on = median(rate.on);
@@ -171,6 +184,13 @@ try {
     `\n${kind}, ${mix} mix, ${size} events: detection off ${off.toFixed(0)} events/s, on ` +
       `${on.toFixed(0)} events/s (medians of ${rounds}): detection costs ` +
       `${((1 - on / off) * 100).toFixed(1)}% of throughput; load average ${load()}`,
+  );
+  const cpuOn = median(cpu.on);
+  const cpuOff = median(cpu.off);
+  console.log(
+    `CPU a batch (this process and its database's servers): off ${cpuOff.toFixed(1)} ms, on ` +
+      `${cpuOn.toFixed(1)} ms: detection costs ${((1 - cpuOff / cpuOn) * 100).toFixed(1)}% of ` +
+      `the throughput the CPU allows`,
   );
 } finally {
   await db.close();

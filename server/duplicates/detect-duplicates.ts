@@ -7,13 +7,13 @@
 import type { Sql } from "postgres";
 import { groupedAmong, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
 import {
-  lookupKeysOf,
+  type KeySet,
+  keySetsOf,
   type MatchRow,
-  removeLookupKeys,
   storeKeysAndFindCandidates,
 } from "../db/match-keys.ts";
 import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
-import { candidateBounds, probeKeys, storedKeys } from "./lookup-keys.ts";
+import { candidateBounds, factsFingerprint, probeKeys, storedKeys } from "./lookup-keys.ts";
 import { matchListings } from "./matcher.ts";
 import { findVectorCandidates } from "./vector-evidence.ts";
 import { regroup } from "./regroup.ts";
@@ -41,8 +41,9 @@ function stepTimer(timings: DetectionTimings | undefined): (name: string) => voi
   };
 }
 
-const sameSet = (a: Set<number> | undefined, b: number[]) =>
-  a !== undefined && a.size === b.length && b.every((k) => a.has(k));
+const sameSet = (a: KeySet | undefined, b: KeySet) =>
+  a !== undefined && a.fingerprint === b.fingerprint && a.keys.length === b.keys.length &&
+  b.keys.every((k) => a.keys.includes(k));
 
 /** How detectDuplicates runs beyond its batch. */
 export interface DetectionOptions {
@@ -78,10 +79,13 @@ export async function detectDuplicates(
     platform: w.event.platform,
     facts: matchFactsOf({ ...w.event, id: w.id }),
   })).filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
-    .map((w) => ({ ...w, keys: storedKeys(w.facts) }));
-  const before = await lookupKeysOf(sql, written.filter((w) => !w.inserted).map((w) => w.facts.id));
-  const unchanged = (w: { facts: MatchFacts; keys: number[] }) =>
-    !o.recompare && sameSet(before.get(w.facts.id), w.keys);
+    .map((w) => ({
+      ...w,
+      set: { fingerprint: factsFingerprint(w.facts), keys: storedKeys(w.facts) },
+    }));
+  const before = await keySetsOf(sql, written.filter((w) => !w.inserted).map((w) => w.facts.id));
+  const unchanged = (w: { facts: MatchFacts; set: KeySet }) =>
+    !o.recompare && sameSet(before.get(w.facts.id), w.set);
   const kept = written.filter(unchanged).map((w) => w.facts.id);
   const fresh = written.filter((w) => !unchanged(w));
   step("facts and keys");
@@ -98,7 +102,6 @@ export async function detectDuplicates(
   await lockDuplicates(sql);
   step("lock");
   const replacing = fresh.filter((w) => !w.inserted).map((w) => w.facts.id);
-  await removeLookupKeys(sql, replacing);
   const probes = fresh.map((w) => ({
     id: w.facts.id,
     platform: w.platform,
@@ -107,7 +110,7 @@ export async function detectDuplicates(
   }));
   const pairs = await storeKeysAndFindCandidates(sql, {
     contributorId: batch.contributorId,
-    rows: fresh.map((w) => ({ event_id: w.facts.id, keys: w.keys })),
+    sets: fresh.map((w) => ({ event_id: w.facts.id, ...w.set })),
     probes,
   });
   step("keys and candidates");
@@ -134,7 +137,12 @@ export async function detectDuplicates(
   if (regrouping.size > 0) await regroup(sql, [...regrouping]);
   step("regroup");
   if (o.timings !== undefined) {
+    const sets = fresh.map((w) => w.set.keys.length);
     o.timings["candidates"] = (o.timings["candidates"] ?? 0) + pairs.length;
+    o.timings["keys stored"] = (o.timings["keys stored"] ?? 0) + sets.reduce((a, b) => a + b, 0);
+    o.timings["keys looked up"] = (o.timings["keys looked up"] ?? 0) +
+      probes.reduce((n, p) => n + p.keys.length, 0);
+    o.timings["events"] = (o.timings["events"] ?? 0) + fresh.length;
     o.timings["batches"] = (o.timings["batches"] ?? 0) + 1;
   }
 }
@@ -144,12 +152,12 @@ export async function detectDuplicates(
  * stores their keys does not see them.
  */
 function pairsWithinBatch(
-  fresh: { platform: string; keys: number[]; facts: MatchFacts }[],
+  fresh: { platform: string; set: KeySet; facts: MatchFacts }[],
   probes: { id: string; keys: number[] }[],
 ): [string, string][] {
   const holders = new Map<number, number[]>();
   fresh.forEach((w, i) => {
-    for (const k of w.keys) {
+    for (const k of w.set.keys) {
       const held = holders.get(k);
       if (held) held.push(i);
       else holders.set(k, [i]);

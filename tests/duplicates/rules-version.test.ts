@@ -32,8 +32,10 @@ for (const kind of testBackends()) {
     const shownCount = async () =>
       (await get(server.url, "/api/v1/events?from=2033-01-01&limit=100")).body.data.length;
     try {
+      const keys: Record<string, string> = {};
       for (const who of ["alice", "bob"] as const) {
         const { key } = await createApiKey(server, { contributor: who });
+        keys[who] = key;
         const reply = await postEvents(server.url, key, {
           events: [0, 1, 2].map((i) => listing(i, who)),
         });
@@ -42,6 +44,7 @@ for (const kind of testBackends()) {
       assert.equal(await shownCount(), 3);
       // What older rules would have left: no keys or groups these rules can find.
       await sql`DELETE FROM event_lookup_keys`;
+      await sql`DELETE FROM event_key_sets`;
       await sql`DELETE FROM event_group_members`;
       await sql`DELETE FROM event_links WHERE kind = 'detected'`;
       await sql`UPDATE duplicate_rules SET version = ${DUPLICATE_RULES_VERSION - 1}`;
@@ -74,13 +77,30 @@ for (const kind of testBackends()) {
         0,
       );
 
+      // A listing whose title changes swaps the key rows it lost for those it gained: the rows
+      // are exactly the sets' keys.
+      const renamed = { ...listing(0, "bob"), title: "Ostrica Summit Conf" };
+      assert.equal((await postEvents(server.url, keys.bob, { events: [renamed] })).status, 200);
+      const [strays] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys l
+        WHERE NOT EXISTS (SELECT 1 FROM event_key_sets s
+                          WHERE s.event_id = l.event_id AND l.hash = ANY(s.keys))`;
+      assert.equal(strays.n, 0, "no key row outside its event's set");
+      const [missing] = await sql`SELECT count(*)::int AS n FROM event_key_sets s
+        CROSS JOIN unnest(s.keys) AS k(hash)
+        WHERE NOT EXISTS (SELECT 1 FROM event_lookup_keys l
+                          WHERE l.hash = k.hash AND l.event_id = s.event_id)`;
+      assert.equal(missing.n, 0, "no key of a set without its row");
+      assert.equal(await shownCount(), 4, "the renamed listing left its group");
+
       // A deleted event's keys go with it.
       await sql`DELETE FROM events WHERE external_id LIKE 'alice-%'`;
-      const [orphans] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys k
-        WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = k.event_id)`;
-      assert.equal(orphans.n, 0);
-      const [kept] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys`;
-      assert.ok(kept.n > 0, "the other listings keep theirs");
+      for (const table of ["event_lookup_keys", "event_key_sets"]) {
+        const [orphans] = await sql`SELECT count(*)::int AS n FROM ${sql(table)} k
+          WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = k.event_id)`;
+        assert.equal(orphans.n, 0, table);
+        const [kept] = await sql`SELECT count(*)::int AS n FROM ${sql(table)}`;
+        assert.ok(kept.n > 0, `the other listings keep theirs in ${table}`);
+      }
     } finally {
       await server.close();
     }
