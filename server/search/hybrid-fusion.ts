@@ -23,6 +23,19 @@ export interface FusionSettings {
    * query's words (by idf) it holds, rather than `partial` alone.
    */
   byCoverage?: boolean;
+  /**
+   * With `byCoverage`, the share is raised to this power (default 1): above 1, a match of half a
+   * query's words weighs nearer `partial` than `everyWord`.
+   */
+  coveragePower?: number;
+  /** Weight of a semantic match (default 1). */
+  semantic?: number;
+  /**
+   * A semantic match's weight grows by this much per unit of cosine similarity above
+   * `similarityPivot` (and shrinks below it, to a quarter at least); 0 or absent: fixed weight.
+   */
+  similaritySlope?: number;
+  similarityPivot?: number;
 }
 
 /**
@@ -64,7 +77,7 @@ export function fuseHybrid(
         items: text,
         weight: (m) => textWeight(m as TextMatch, settings),
       },
-      { name: "semantic", items: near },
+      { name: "semantic", items: near, weight: (m) => semanticWeight(m, settings) },
     ],
     (m) => m.id,
     settings.k,
@@ -75,8 +88,15 @@ export function fuseHybrid(
   }));
 }
 
+function semanticWeight(m: Match, settings: FusionSettings): number {
+  const slope = settings.similaritySlope ?? 0;
+  const bySimilarity = Math.max(0.25, 1 + slope * (m.score - (settings.similarityPivot ?? 0.5)));
+  return (settings.semantic ?? 1) * bySimilarity;
+}
+
 function textWeight(m: TextMatch, settings: FusionSettings): number {
   if (m.everyWord) return settings.everyWord;
   if (!settings.byCoverage) return settings.partial;
-  return settings.partial + (settings.everyWord - settings.partial) * m.coverage;
+  const share = m.coverage ** (settings.coveragePower ?? 1);
+  return settings.partial + (settings.everyWord - settings.partial) * share;
 }
