@@ -65,16 +65,10 @@ if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes
 /** Fusions --fusions compares with the one search uses. */
 const FUSION_VARIANTS: Record<string, FusionSettings> = {
   "coverage^2": { ...HYBRID_FUSION, coveragePower: 2 },
-  "similarity-0.45x4": { ...HYBRID_FUSION, similarityPivot: 0.45, similaritySlope: 4 },
+  "semantic-1.25": { ...HYBRID_FUSION, semantic: 1.25 },
+  "partial-0.25": { ...HYBRID_FUSION, partial: 0.25 },
   "similarity-0.5x4": { ...HYBRID_FUSION, similarityPivot: 0.5, similaritySlope: 4 },
   "similarity-0.55x4": { ...HYBRID_FUSION, similarityPivot: 0.55, similaritySlope: 4 },
-  "similarity-0.5x8": { ...HYBRID_FUSION, similarityPivot: 0.5, similaritySlope: 8 },
-  "similarity-0.5x4-coverage^1.5": {
-    ...HYBRID_FUSION,
-    similarityPivot: 0.5,
-    similaritySlope: 4,
-    coveragePower: 1.5,
-  },
 };
 /** Text rankings --text-variants compares with the one search uses. */
 const TEXT_VARIANTS: Record<string, TextRankSettings> = {
