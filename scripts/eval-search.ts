@@ -64,11 +64,17 @@ if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes
 }
 /** Fusions --fusions compares with the one search uses. */
 const FUSION_VARIANTS: Record<string, FusionSettings> = {
-  "coverage^2": { ...HYBRID_FUSION, coveragePower: 2 },
-  "semantic-1.25": { ...HYBRID_FUSION, semantic: 1.25 },
-  "partial-0.25": { ...HYBRID_FUSION, partial: 0.25 },
-  "similarity-0.5x4": { ...HYBRID_FUSION, similarityPivot: 0.5, similaritySlope: 4 },
-  "similarity-0.55x4": { ...HYBRID_FUSION, similarityPivot: 0.55, similaritySlope: 4 },
+  "before: shares never squared": { ...HYBRID_FUSION, weakTextBelow: undefined },
+  "coverage^2": { ...HYBRID_FUSION, weakTextBelow: undefined, coveragePower: 2 },
+  "weak-text-below-0.3": { ...HYBRID_FUSION, weakTextBelow: 0.3 },
+  "weak-text-below-0.4": { ...HYBRID_FUSION, weakTextBelow: 0.4 },
+  "weak-text-below-0.6": { ...HYBRID_FUSION, weakTextBelow: 0.6 },
+  "similarity-0.5x4": {
+    ...HYBRID_FUSION,
+    weakTextBelow: undefined,
+    similarityPivot: 0.5,
+    similaritySlope: 4,
+  },
 };
 /** Text rankings --text-variants compares with the one search uses. */
 const TEXT_VARIANTS: Record<string, TextRankSettings> = {
