@@ -39,9 +39,10 @@ export class LocalProvider implements EmbeddingProvider {
   readonly model = LOCAL_MODEL;
   readonly dimensions = LOCAL_DIMENSIONS;
   /**
-   * A batch for each thread and one more: the model threads embed while the main thread claims
-   * and stores another batch (storing 32 vectors, their HNSW inserts included, took 0.1-0.26 s
-   * on PGlite, during which a lone batch left its thread idle).
+   * A batch for each thread. One more would keep a thread busy while the main thread stores
+   * (storing 32 vectors took 0.1-0.26 s on PGlite, about 6% of a drain's time), but no gain showed
+   * at load 9, and every batch in flight is claimed for a fixed time (the worker's claimMs): on a
+   * starved machine a queued batch's claims would expire and its events be embedded twice.
    */
   readonly concurrency: number;
   readonly #threads: (LocalModelThread | undefined)[];
@@ -62,7 +63,7 @@ export class LocalProvider implements EmbeddingProvider {
     }
     this.#niceness = niceness;
     this.#threads = Array.from({ length: threads });
-    this.concurrency = threads + 1;
+    this.concurrency = threads;
     this.#log = options.log ?? ((m) => console.error(m));
   }
 
