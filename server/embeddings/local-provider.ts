@@ -8,7 +8,6 @@ import { LocalModelThread } from "./local-model-thread.ts";
 import {
   checkVectors,
   type EmbeddingProvider,
-  EmbeddingProviderError,
   type EmbedOptions,
   normalizeVector,
 } from "./provider.ts";
@@ -48,7 +47,6 @@ export class LocalProvider implements EmbeddingProvider {
   readonly #threads: (LocalModelThread | undefined)[];
   readonly #niceness: number;
   readonly #log: (message: string) => void;
-  #closed = false;
 
   constructor(options: LocalProviderOptions = {}) {
     const niceness = options.niceness ?? DEFAULT_LOCAL_NICENESS;
@@ -86,11 +84,6 @@ export class LocalProvider implements EmbeddingProvider {
 
   async embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
-    if (this.#closed) {
-      throw new EmbeddingProviderError("Cannot embed: the provider was closed", {
-        retryable: true,
-      });
-    }
     const reply = await this.#leastBusy().embed(texts, options.priority ?? "background");
     const vectors: number[][] = [];
     for (let i = 0; i < reply.vectors.length; i += reply.dimensions) {
@@ -100,8 +93,8 @@ export class LocalProvider implements EmbeddingProvider {
     return vectors;
   }
 
+  /** Ends the model threads, failing the calls they hold; a later call starts a thread again. */
   close(): Promise<void> {
-    this.#closed = true;
     for (const thread of this.#threads) thread?.stop("the provider was closed");
     this.#threads.fill(undefined);
     return Promise.resolve();

@@ -53,3 +53,18 @@ Deno.test("EMBEDDINGS_LOCAL_THREADS is read as a whole number 1-16 and reaches t
   }
   assert.throws(() => new LocalProvider({ threads: 0 }), RangeError);
 });
+
+Deno.test("a closed local provider starts its model again on the next call", async () => {
+  // AI search closes its provider when it stops; a provider handed to a later start still works.
+  const provider = new LocalProvider({ threads: 2 });
+  try {
+    await provider.embed(["first life"]);
+    await provider.close();
+    assert.equal(provider.runningThreads, 0);
+    const [vector] = await provider.embed(["second life"]);
+    assert.equal(vector.length, 512);
+    assert.equal(provider.runningThreads, 1);
+  } finally {
+    await provider.close();
+  }
+});
