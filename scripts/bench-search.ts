@@ -6,11 +6,12 @@
  * docs/benchmarks.md.
  *
  *   deno run -A scripts/bench-search.ts [--sizes 10000,100000] [--runs 300] [--skip-ingest]
- *     [--only-ingest] [--rounds 5] [--niceness 0-19] [--databases pglite,postgres]
+ *     [--only-ingest] [--rounds 5] [--niceness 0-19] [--threads N] [--databases pglite,postgres]
  *
  * --databases limits the search figures to those databases (PostgreSQL needs TEST_DATABASE_URL).
  * --niceness sets the local model thread's priority as EMBEDDINGS_LOCAL_NICENESS does (0 is how
- * the model ran before it yielded to request handling); --rounds is the busy/idle rounds.
+ * the model ran before it yielded to request handling); --threads the model threads as
+ * EMBEDDINGS_LOCAL_THREADS does; --rounds is the busy/idle rounds.
  */
 import { parseArgs } from "node:util";
 import { EventBatch } from "../shared/event-schema.ts";
@@ -32,11 +33,13 @@ const { values } = parseArgs({
     "only-ingest": { type: "boolean", default: false },
     rounds: { type: "string", default: "5" },
     niceness: { type: "string" },
+    threads: { type: "string" },
     databases: { type: "string", default: "pglite,postgres" },
   },
 });
 const SIZES = values["only-ingest"] ? [] : values.sizes.split(",").map(Number);
 const NICENESS = values.niceness === undefined ? undefined : Number(values.niceness);
+const THREADS = values.threads === undefined ? undefined : Number(values.threads);
 const RUNS = Number(values.runs);
 const log = new FigureLog();
 
@@ -61,7 +64,11 @@ for (const size of SIZES) {
 }
 
 if (!values["skip-ingest"]) {
-  await measureIngestionUnderEmbedding({ rounds: Number(values.rounds), niceness: NICENESS });
+  await measureIngestionUnderEmbedding({
+    rounds: Number(values.rounds),
+    niceness: NICENESS,
+    threads: THREADS,
+  });
 }
 
 async function benchLocalEmbedding(): Promise<void> {

@@ -6,7 +6,7 @@
  *
  *   deno run -A scripts/eval-search.ts [--corpus conferences|fosdem] [--verbose]
  *                                      [--record <label>] [--text-only] [--fusions]
- *                                      [--text-variants]
+ *                                      [--text-variants] [--event-text STYLE] [--niceness N]
  *
  * --record adds the run's figures under that label to docs/search-quality.json and rewrites
  * docs/search-quality.md from every recorded run (a run of one corpus replaces that corpus only).
@@ -15,6 +15,8 @@
  * --text-variants the text rankings of TEXT_VARIANTS (text:<name>, printed and recorded likewise).
  * --event-text embeds events in another style than the worker's, to compare: "chars=300" (the
  * description's opening), "country" (the place with its country), or both, comma-separated.
+ * --niceness is the model thread's (EMBEDDINGS_LOCAL_NICENESS; default the server's): figures do
+ * not depend on it, but at 19 on a busy machine embedding a corpus takes many times longer.
  */
 import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
@@ -30,7 +32,7 @@ import {
   type EventTextStyle,
 } from "../server/embeddings/embedding-text.ts";
 import { searchEvents, type SearchMode } from "../server/search/search-events.ts";
-import type { FusionSettings } from "../server/search/hybrid-fusion.ts";
+import { type FusionSettings, HYBRID_FUSION } from "../server/search/hybrid-fusion.ts";
 import { TEXT_RANK, type TextRankSettings } from "../server/db/text-matches.ts";
 import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
@@ -53,6 +55,7 @@ const { values } = parseArgs({
     fusions: { type: "boolean", default: false },
     "text-variants": { type: "boolean", default: false },
     "event-text": { type: "string" },
+    niceness: { type: "string" },
   },
 });
 const eventTextStyle = eventTextOption(values["event-text"]);
@@ -61,14 +64,16 @@ if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes
 }
 /** Fusions --fusions compares with the one search uses. */
 const FUSION_VARIANTS: Record<string, FusionSettings> = {
-  "every2-partial1-k20 (before)": { everyWord: 2, partial: 1, floor: 0.3, k: 20 },
-  "coverage-every3-partial0.3": { everyWord: 3, partial: 0.3, floor: 0.3, k: 20, byCoverage: true },
-  "coverage-every2.5-partial0.5": {
-    everyWord: 2.5,
-    partial: 0.5,
-    floor: 0.3,
-    k: 20,
-    byCoverage: true,
+  "before: shares never squared": { ...HYBRID_FUSION, weakTextBelow: undefined },
+  "coverage^2": { ...HYBRID_FUSION, weakTextBelow: undefined, coveragePower: 2 },
+  "weak-text-below-0.3": { ...HYBRID_FUSION, weakTextBelow: 0.3 },
+  "weak-text-below-0.4": { ...HYBRID_FUSION, weakTextBelow: 0.4 },
+  "weak-text-below-0.6": { ...HYBRID_FUSION, weakTextBelow: 0.6 },
+  "similarity-0.5x4": {
+    ...HYBRID_FUSION,
+    weakTextBelow: undefined,
+    similarityPivot: 0.5,
+    similaritySlope: 4,
   },
 };
 /** Text rankings --text-variants compares with the one search uses. */
@@ -212,7 +217,11 @@ async function withSearchDatabase<T>(
   const dataDir = await Deno.makeTempDir({ prefix: "eval-search-" });
   const db = await openDatabase({ dataDir });
   await migrate(db.sql);
-  const ai = await startAiSearch(db, { provider: new LocalProvider(), runWorker: false });
+  const niceness = values.niceness === undefined ? undefined : Number(values.niceness);
+  const ai = await startAiSearch(db, {
+    provider: new LocalProvider({ niceness }),
+    runWorker: false,
+  });
   try {
     const writer = await insertWriterKey(db.sql, "eval");
     for (let i = 0; i < events.length; i += 100) {

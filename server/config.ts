@@ -6,6 +6,13 @@ import { isWellFormedApiKey } from "../shared/api-key-format.ts";
 export const DEFAULT_OPENAI_MODEL = "text-embedding-3-small";
 /** The lowest priority: the local model still gets every idle cycle, and nothing waits for it. */
 export const DEFAULT_LOCAL_NICENESS = 19;
+/**
+ * Threads running the local model unless EMBEDDINGS_LOCAL_THREADS says otherwise: two where there
+ * are two cores. At niceness 19 they take only idle CPU, and an idle machine's second core doubles
+ * the drain of a backlog; the cost is a second copy of the model in memory (about 200 MB), which
+ * is loaded only once a backlog keeps the first thread busy.
+ */
+export const DEFAULT_LOCAL_THREADS = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
 
 /** Budgets of a contributor none of whose keys is trusted (docs/unreviewed-contributors.md). */
 export interface UnreviewedBudgets {
@@ -187,6 +194,15 @@ export const SettingsSchema = z.object({
       "requests the CPU first; 0 competes as an equal",
     default: `\`${DEFAULT_LOCAL_NICENESS}\``,
   }),
+  EMBEDDINGS_LOCAL_THREADS: wholeNumber("EMBEDDINGS_LOCAL_THREADS", {
+    min: 1,
+    max: 16,
+    fallback: DEFAULT_LOCAL_THREADS,
+  }).meta({
+    description: "Threads running the local model, each with its own copy (about 200 MB): a " +
+      "backlog drains about that many times faster where as many cores are idle",
+    default: "`2` (`1` on one core)",
+  }),
   EMBEDDINGS_WORKER: z.enum(["in-process", "external", ""], {
     error: () => "EMBEDDINGS_WORKER must be in-process or external",
   }).optional().transform((v) => v || "in-process").meta({
@@ -231,6 +247,8 @@ export interface EmbeddingSettings {
   encodingFormat?: "float" | "base64";
   /** Scheduling niceness (0-19) of the local model's thread; see LocalProviderOptions. */
   localNiceness?: number;
+  /** Threads running the local model; see LocalProviderOptions. */
+  localThreads?: number;
 }
 
 /** The settings as the server uses them, made from the environment variables. */
@@ -263,6 +281,7 @@ export const ConfigSchema = SettingsSchema.transform((v) => ({
     dimensions: v.EMBEDDINGS_DIMENSIONS,
     encodingFormat: v.OPENAI_ENCODING_FORMAT || undefined,
     localNiceness: v.EMBEDDINGS_LOCAL_NICENESS,
+    localThreads: v.EMBEDDINGS_LOCAL_THREADS,
   } as EmbeddingSettings,
   /** Where the embedding worker runs: in this process, or in `deno task worker`. */
   embeddingWorker: v.EMBEDDINGS_WORKER,

@@ -17,6 +17,7 @@ import { upsertEvents } from "../../server/db/events.ts";
 import { setKeyTrust } from "../../server/db/key-trust.ts";
 import { refreshTextStats } from "../../server/db/text-stats.ts";
 import { LOCAL_MODEL } from "../../server/embeddings/local-provider.ts";
+import { EMBEDDING_TEXT_VERSION } from "../../server/embeddings/embedding-text.ts";
 import { createVectorIndex, prepareVectorStore } from "../../server/db/vector-store.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { exists, serverUrl, withDatabase } from "../../dev-support/databases.ts";
@@ -193,8 +194,10 @@ async function loadSyntheticVectors(sql: Sql, model: string, dims: number): Prom
     INSERT INTO bench_offsets (n, v)
     SELECT k - 1, v::vector FROM unnest(${offsets}::text[]) WITH ORDINALITY AS r(v, k)`;
   await sql`
-    INSERT INTO event_embeddings (event_id, model, content_hash, text_hash, embedding)
-    SELECT e.id, ${model}, e.content_hash, 'synthetic', l2_normalize(p.v + o.v)
+    INSERT INTO event_embeddings
+      (event_id, model, content_hash, text_hash, text_version, embedding)
+    SELECT e.id, ${model}, e.content_hash, 'synthetic', ${EMBEDDING_TEXT_VERSION},
+           l2_normalize(p.v + o.v)
     FROM (SELECT id, content_hash, row_number() OVER (ORDER BY id) - 1 AS i FROM events) AS e
     JOIN bench_points p ON p.n = e.i % 2048
     JOIN bench_offsets o ON o.n = e.i % 61`;

@@ -24,6 +24,8 @@ export interface IngestBusyOptions {
   batches?: number;
   /** Niceness of the local model's thread (EMBEDDINGS_LOCAL_NICENESS); the server's default if absent. */
   niceness?: number;
+  /** Threads running the local model (EMBEDDINGS_LOCAL_THREADS); the server's default if absent. */
+  threads?: number;
   /** Seconds of the throughput phases (with and without ingestion). */
   throughputSeconds?: number;
   /** Where to record the figures, besides printing them. */
@@ -41,7 +43,11 @@ export async function measureIngestionUnderEmbedding(
   const batches = options.batches ?? 40;
   const seconds = options.throughputSeconds ?? 20;
   const server = await startTestServer("pglite", {
-    embeddings: { provider: "local", localNiceness: options.niceness },
+    embeddings: {
+      provider: "local",
+      localNiceness: options.niceness,
+      localThreads: options.threads,
+    },
   });
   const ai = server.service.deps.ai;
   const worker = ai.worker!;

@@ -5,8 +5,8 @@
  * any transaction, so slow embedding never holds a lock or the single PGlite connection. A worker
  * that dies leaves claims that expire and are taken again.
  */
-import type { Sql } from "postgres";
-import { waitsForVector } from "./ai-search-rule.ts";
+import type { Fragment, Sql } from "postgres";
+import { keyFeedsAiSearch, vectorIsCurrent, waitsForVector } from "./ai-search-rule.ts";
 
 /** An event a worker now holds, with what it needs to embed it (an EmbeddableEvent). */
 export interface ClaimedEvent {
@@ -35,19 +35,51 @@ export interface ClaimOptions {
 
 /** Claims up to `limit` events that need a vector; concurrent workers get disjoint sets. */
 export async function claimEventsToEmbed(sql: Sql, o: ClaimOptions): Promise<ClaimedEvent[]> {
+  return await claim(sql, o, (tx) =>
+    tx`
+    SELECT e.id FROM events e
+    JOIN api_keys k ON k.id = e.last_key_id
+    LEFT JOIN event_embeddings v ON v.event_id = e.id
+    LEFT JOIN embedding_claims c ON c.event_id = e.id
+    WHERE ${waitsForVector(tx, o.model)}
+      AND (c.event_id IS NULL OR c.claimed_until < now())
+    LIMIT ${o.limit}
+    FOR UPDATE OF e SKIP LOCKED`);
+}
+
+/**
+ * Claims up to `limit` events of AI search whose current vector was made from a text older than
+ * `textVersion`, the longest-outdated first: they keep serving search until re-embedded. Newer
+ * versions (a newer server on the same database) are left alone.
+ */
+export async function claimOutdatedVectors(
+  sql: Sql,
+  o: ClaimOptions & { textVersion: number },
+): Promise<ClaimedEvent[]> {
+  return await claim(sql, o, (tx) =>
+    tx`
+    SELECT e.id FROM event_embeddings v
+    JOIN events e ON e.id = v.event_id
+    JOIN api_keys k ON k.id = e.last_key_id
+    LEFT JOIN embedding_claims c ON c.event_id = e.id
+    WHERE v.text_version < ${o.textVersion} AND ${vectorIsCurrent(tx, o.model)}
+      AND ${keyFeedsAiSearch(tx)}
+      AND (c.event_id IS NULL OR c.claimed_until < now())
+    ORDER BY v.text_version, v.embedded_at
+    LIMIT ${o.limit}
+    FOR UPDATE OF e SKIP LOCKED`);
+}
+
+/** Claims the events `candidates` selects (ids of `e`, locked) and reads what embedding needs. */
+async function claim(
+  sql: Sql,
+  o: ClaimOptions,
+  candidates: (tx: Sql) => Fragment,
+): Promise<ClaimedEvent[]> {
   return await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
     return await tx<ClaimedEvent[]>`
-      WITH candidates AS (
-        SELECT e.id FROM events e
-        JOIN api_keys k ON k.id = e.last_key_id
-        LEFT JOIN event_embeddings v ON v.event_id = e.id
-        LEFT JOIN embedding_claims c ON c.event_id = e.id
-        WHERE ${waitsForVector(tx, o.model)}
-          AND (c.event_id IS NULL OR c.claimed_until < now())
-        LIMIT ${o.limit}
-        FOR UPDATE OF e SKIP LOCKED
-      ), claimed AS (
+      WITH candidates AS (${candidates(tx)}), claimed AS (
         INSERT INTO embedding_claims (event_id, worker, claimed_until)
         SELECT id, ${o.worker}, now() + ${o.claimMs} * interval '1 millisecond' FROM candidates
         -- Another worker may have claimed between our snapshot and our lock: keep its claim.

@@ -11,25 +11,32 @@ export interface NewEmbedding {
   vector: number[] | null;
 }
 
+/** What a worker stores: vectors of one model, made from one version of the embedded text. */
+export interface SaveEmbeddingsOptions {
+  worker: string;
+  model: string;
+  /** The version of the embedded text (EMBEDDING_TEXT_VERSION) the vectors were made from. */
+  textVersion: number;
+  items: NewEmbedding[];
+}
+
 /**
  * Stores vectors and ends the worker's claims on them, in one transaction. A vector whose event
- * changed while it was being made is not stored: the new content is still to be embedded.
- * Returns how many events now have a current vector.
+ * changed while it was being made is not stored: the new content is still to be embedded; nor
+ * one that would replace a vector of the same content made from a newer text. Returns the ids of
+ * the events that now have a current vector.
  */
-export async function saveEmbeddings(
-  sql: Sql,
-  worker: string,
-  model: string,
-  items: NewEmbedding[],
-): Promise<number> {
+export async function saveEmbeddings(sql: Sql, o: SaveEmbeddingsOptions): Promise<string[]> {
+  const { worker, model, textVersion, items } = o;
   const fresh = items.filter((i) => i.vector !== null);
   const kept = items.filter((i) => i.vector === null);
   return await sql.begin(async (tx) => {
-    let saved = 0;
+    const saved: string[] = [];
     if (fresh.length > 0) {
-      const rows = await tx`
-        INSERT INTO event_embeddings AS v (event_id, model, content_hash, text_hash, embedding)
-        SELECT r.id, ${model}, r.content_hash, r.text_hash, r.vector::vector
+      const rows = await tx<{ event_id: string }[]>`
+        INSERT INTO event_embeddings AS v
+          (event_id, model, content_hash, text_hash, text_version, embedding)
+        SELECT r.id, ${model}, r.content_hash, r.text_hash, ${textVersion}, r.vector::vector
         FROM unnest(${fresh.map((i) => i.eventId)}::uuid[],
                     ${fresh.map((i) => i.contentHash)}::text[],
                     ${fresh.map((i) => i.textHash)}::text[],
@@ -38,13 +45,18 @@ export async function saveEmbeddings(
         JOIN events e ON e.id = r.id AND e.content_hash = r.content_hash
         ON CONFLICT (event_id) DO UPDATE SET
           model = EXCLUDED.model, content_hash = EXCLUDED.content_hash,
-          text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding, embedded_at = now()
+          text_hash = EXCLUDED.text_hash, text_version = EXCLUDED.text_version,
+          embedding = EXCLUDED.embedding, embedded_at = now()
+          WHERE NOT (v.model = EXCLUDED.model AND v.content_hash = EXCLUDED.content_hash
+                     AND v.text_version > EXCLUDED.text_version)
         RETURNING v.event_id`;
-      saved += rows.length;
+      saved.push(...rows.map((r) => r.event_id));
     }
     if (kept.length > 0) {
-      const rows = await tx`
-        UPDATE event_embeddings v SET content_hash = r.content_hash, embedded_at = now()
+      // The text did not change under this version: the vector stays and says so.
+      const rows = await tx<{ event_id: string }[]>`
+        UPDATE event_embeddings v SET content_hash = r.content_hash, embedded_at = now(),
+          text_version = greatest(v.text_version, ${textVersion})
         FROM unnest(${kept.map((i) => i.eventId)}::uuid[],
                     ${kept.map((i) => i.contentHash)}::text[],
                     ${kept.map((i) => i.textHash)}::text[]) AS r(id, content_hash, text_hash),
@@ -52,7 +64,7 @@ export async function saveEmbeddings(
         WHERE v.event_id = r.id AND e.id = r.id AND e.content_hash = r.content_hash
           AND v.model = ${model} AND v.text_hash = r.text_hash
         RETURNING v.event_id`;
-      saved += rows.length;
+      saved.push(...rows.map((r) => r.event_id));
     }
     await tx`
       DELETE FROM embedding_claims

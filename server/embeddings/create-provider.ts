@@ -7,7 +7,10 @@ import { DEFAULT_OPENAI_MODEL, type EmbeddingSettings } from "../config.ts";
 /** Builds the provider the settings name; fails at start, not at first use, when they are wrong. */
 export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingProvider {
   if (settings.provider === "local") {
-    const local = new LocalProvider({ niceness: settings.localNiceness });
+    const local = new LocalProvider({
+      niceness: settings.localNiceness,
+      threads: settings.localThreads,
+    });
     if (settings.dimensions !== undefined && settings.dimensions !== local.dimensions) {
       throw new Error(
         `Cannot use EMBEDDINGS_DIMENSIONS=${settings.dimensions} with the local provider: it makes ${local.dimensions}`,

@@ -34,6 +34,13 @@ export interface EventTextStyle {
 /** The style the worker embeds with: what the evaluation kept. */
 export const EVENT_TEXT: EventTextStyle = { descriptionChars: DESCRIPTION_CHARS, country: false };
 
+/**
+ * Raise this with any change to what embeddingText makes of an event (EVENT_TEXT or the code):
+ * the worker then re-embeds, in the background, every vector made from an older version. Events
+ * whose text comes out the same keep their vector without a call to the model.
+ */
+export const EMBEDDING_TEXT_VERSION = 1;
+
 /** Builds the text embedded for an event; equal inputs give equal text. */
 export function embeddingText(event: EmbeddableEvent, style: EventTextStyle = EVENT_TEXT): string {
   const parts = [sentence(event.title)];

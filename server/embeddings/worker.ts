@@ -2,13 +2,20 @@
  * The embedding worker: claims events that need a vector, embeds them in batches, stores the
  * vectors, and repeats until nothing is left; then sleeps until woken (an upsert, a trust
  * decision) or until the slow safety-net poll. Provider failures back off, honouring Retry-After;
- * the claims of a failed batch are given back, so no work is lost.
+ * the claims of a failed batch are given back, so no work is lost. When no event waits, vectors
+ * made from an older version of the embedded text are made again, a batch at a time, the oldest
+ * first; each serves search until its replacement is stored.
  */
 import type { Sql } from "postgres";
-import { type ClaimedEvent, claimEventsToEmbed, releaseClaims } from "../db/embedding-claims.ts";
+import {
+  type ClaimedEvent,
+  claimEventsToEmbed,
+  claimOutdatedVectors,
+  releaseClaims,
+} from "../db/embedding-claims.ts";
 import { type NewEmbedding, saveEmbeddings } from "../db/embeddings.ts";
 import type { VectorAvailability } from "./vector-availability.ts";
-import { type EmbeddableEvent, embeddingText } from "./embedding-text.ts";
+import { type EmbeddableEvent, EMBEDDING_TEXT_VERSION, embeddingText } from "./embedding-text.ts";
 import { type EmbeddingProvider, EmbeddingProviderError } from "./provider.ts";
 import { detectEmbedded } from "../duplicates/detect-embedded.ts";
 
@@ -39,6 +46,11 @@ export interface EmbeddingWorkerOptions {
   log?: (message: string) => void;
   /** Evaluation only: the text embedded for an event, other than embeddingText's. */
   eventText?: (event: EmbeddableEvent) => string;
+  /**
+   * The version of the embedded text this worker makes (EMBEDDING_TEXT_VERSION); vectors of older
+   * versions are re-embedded. Given only with an `eventText` of another version.
+   */
+  textVersion?: number;
 }
 
 /** What the worker is doing, for /healthz. */
@@ -76,6 +88,7 @@ export class EmbeddingWorker {
       maxBackoffMs: 300_000,
       log: (m) => console.error(m),
       eventText: (e: EmbeddableEvent) => embeddingText(e),
+      textVersion: EMBEDDING_TEXT_VERSION,
       ...options,
     };
   }
@@ -140,12 +153,18 @@ export class EmbeddingWorker {
     const store = await this.#o.store.status();
     if (!store.available || !this.#o.roomToWrite()) return { stored: null };
     const { sql, provider, workerId } = this.#o;
-    const claimed = await claimEventsToEmbed(sql, {
+    const claim = {
       worker: workerId,
       model: provider.model,
       limit: this.#o.batchSize,
       claimMs: this.#o.claimMs,
-    });
+    };
+    // Events without a current vector come first: they are missing from AI search, while an
+    // outdated vector still serves it.
+    let claimed = await claimEventsToEmbed(sql, claim);
+    if (claimed.length === 0) {
+      claimed = await claimOutdatedVectors(sql, { ...claim, textVersion: this.#o.textVersion });
+    }
     if (claimed.length === 0) return { stored: null };
     const items = await Promise.all(claimed.map((e) => this.#prepare(e)));
     const toEmbed = items.filter((i) => i.text !== null);
@@ -162,22 +181,37 @@ export class EmbeddingWorker {
       }).catch(() => {});
       return { error: err, releasedMs: delayMs };
     }
-    let saved = 0;
+    const stored = await this.#store(items.map((item) => item.embedding));
+    return { stored: stored.length };
+  }
+
+  /**
+   * Stores a batch's vectors (and ends its claims); the one place where events get a current
+   * vector. Returns their ids.
+   */
+  async #store(embeddings: NewEmbedding[]): Promise<string[]> {
+    const stored: string[] = [];
     // Storing a vector updates the HNSW index, which is the costly part of a write; on PGlite
     // every request waits for the one connection meanwhile, so a large batch goes in slices.
-    for (let i = 0; i < items.length; i += SAVE_SLICE) {
-      const slice = items.slice(i, i + SAVE_SLICE).map((item) => item.embedding);
-      saved += await saveEmbeddings(sql, workerId, provider.model, slice);
+    for (let i = 0; i < embeddings.length; i += SAVE_SLICE) {
+      stored.push(
+        ...await saveEmbeddings(this.#o.sql, {
+          worker: this.#o.workerId,
+          model: this.#o.provider.model,
+          textVersion: this.#o.textVersion,
+          items: embeddings.slice(i, i + SAVE_SLICE),
+        }),
+      );
     }
     // Duplicates only vectors reveal (titles sharing no word) are found once both have one. The
     // vectors are stored either way: a failure here leaves the pairs ingestion found.
-    await detectEmbedded(sql, items.map((i) => i.embedding.eventId)).catch((err) =>
+    await detectEmbedded(this.#o.sql, stored).catch((err) =>
       this.#o.log(
         `Cannot detect duplicates by vectors: ${err instanceof Error ? err.message : err}`,
       )
     );
-    this.#state.embedded += saved;
-    return { stored: saved };
+    this.#state.embedded += stored.length;
+    return stored;
   }
 
   /** The text to embed, or null when the existing vector was made from the same text. */

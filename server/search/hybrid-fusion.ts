@@ -23,17 +23,35 @@ export interface FusionSettings {
    * query's words (by idf) it holds, rather than `partial` alone.
    */
   byCoverage?: boolean;
+  /**
+   * With `byCoverage`, the share is raised to this power (default 1): above 1, a match of half a
+   * query's words weighs nearer `partial` than `everyWord`.
+   */
+  coveragePower?: number;
+  /**
+   * When no text match holds at least this share of the query's words, the text ranking is weak
+   * evidence for this query (a paraphrase of short texts), and partial shares are squared.
+   */
+  weakTextBelow?: number;
+  /** Weight of a semantic match (default 1). */
+  semantic?: number;
+  /**
+   * A semantic match's weight grows by this much per unit of cosine similarity above
+   * `similarityPivot` (and shrinks below it, to a quarter at least); 0 or absent: fixed weight.
+   */
+  similaritySlope?: number;
+  similarityPivot?: number;
 }
 
 /**
- * Measured on both corpora (docs/search-quality.md, variant "coverage-every3-partial0.5"): a text
- * match of every word weighs 3, a partial one between 0.5 and 3 by the share of the query's words
- * (by idf) it holds, a semantic one 1; k 20 lets each ranking's first places count more, and the
- * floor drops unrelated events. Where text matches are weak (conference names against a
- * paraphrase) semantic leads; where they hold most of a paraphrase's rare words (talk abstracts)
- * text does. Fixed weights could not do both: every word 2 and partial 1 gave FOSDEM paraphrases
- * 0.497 against text 0.516; partial 1.5 lifted them to 0.538 and cost conference paraphrases
- * (0.287 against semantic 0.327).
+ * Measured on both corpora (docs/search-quality.md, docs/search.md): a text match of every word
+ * weighs 3, a partial one between 0.5 and 3 by the share of the query's words (by idf) it holds, a
+ * semantic one 1; k 20 lets each ranking's first places count more, and the floor drops unrelated
+ * events. Where text matches are weak (conference names against a paraphrase) semantic leads; where
+ * they hold most of a paraphrase's rare words (talk abstracts) text does. Fixed weights could not
+ * do both (squared shares: conference paraphrases 0.313 -> 0.336, FOSDEM's 0.547 -> 0.516), so the
+ * shares are squared only for a query no text match holds half of: conference paraphrases 0.336
+ * (semantic 0.327), FOSDEM's 0.544, literal and place queries unchanged on both.
  */
 export const HYBRID_FUSION: FusionSettings = {
   everyWord: 3,
@@ -41,6 +59,7 @@ export const HYBRID_FUSION: FusionSettings = {
   floor: 0.3,
   k: 20,
   byCoverage: true,
+  weakTextBelow: 0.5,
 };
 
 /** One event of the fused ranking. */
@@ -57,14 +76,17 @@ export function fuseHybrid(
   settings: FusionSettings = HYBRID_FUSION,
 ): FusedMatch[] {
   const near = semantic.filter((m) => m.score >= settings.floor);
+  const weak = settings.weakTextBelow !== undefined &&
+    !text.some((m) => m.everyWord || m.coverage >= settings.weakTextBelow!);
+  const textSettings = weak ? { ...settings, coveragePower: 2 } : settings;
   return fuseRankings<Match>(
     [
       {
         name: "text",
         items: text,
-        weight: (m) => textWeight(m as TextMatch, settings),
+        weight: (m) => textWeight(m as TextMatch, textSettings),
       },
-      { name: "semantic", items: near },
+      { name: "semantic", items: near, weight: (m) => semanticWeight(m, settings) },
     ],
     (m) => m.id,
     settings.k,
@@ -75,8 +97,15 @@ export function fuseHybrid(
   }));
 }
 
+function semanticWeight(m: Match, settings: FusionSettings): number {
+  const slope = settings.similaritySlope ?? 0;
+  const bySimilarity = Math.max(0.25, 1 + slope * (m.score - (settings.similarityPivot ?? 0.5)));
+  return (settings.semantic ?? 1) * bySimilarity;
+}
+
 function textWeight(m: TextMatch, settings: FusionSettings): number {
   if (m.everyWord) return settings.everyWord;
   if (!settings.byCoverage) return settings.partial;
-  return settings.partial + (settings.everyWord - settings.partial) * m.coverage;
+  const share = m.coverage ** (settings.coveragePower ?? 1);
+  return settings.partial + (settings.everyWord - settings.partial) * share;
 }

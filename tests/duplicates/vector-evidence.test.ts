@@ -11,6 +11,7 @@ import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, startTestApp, type TestServer } from "../../dev-support/test-server.ts";
 import { saveEmbeddings } from "../../server/db/embeddings.ts";
 import { detectEmbedded } from "../../server/duplicates/detect-embedded.ts";
+import { EMBEDDING_TEXT_VERSION } from "../../server/embeddings/embedding-text.ts";
 import {
   DUPLICATE_RULES_VERSION,
   redetectUnderCurrentRules,
@@ -76,17 +77,17 @@ async function storeVectors(server: TestServer, vectors: Record<string, number[]
   const rows = await sql<{ id: string; external_id: string; content_hash: string }[]>`
     SELECT id, external_id, content_hash FROM events
     WHERE external_id = ANY(${Object.keys(vectors)})`;
-  await saveEmbeddings(
-    sql,
-    "test",
-    server.service.deps.ai.provider.model,
-    rows.map((r) => ({
+  await saveEmbeddings(sql, {
+    worker: "test",
+    model: server.service.deps.ai.provider.model,
+    textVersion: EMBEDDING_TEXT_VERSION,
+    items: rows.map((r) => ({
       eventId: r.id,
       contentHash: r.content_hash,
       textHash: "test",
       vector: vectors[r.external_id],
     })),
-  );
+  });
   return rows.map((r) => r.id);
 }
 

@@ -67,3 +67,19 @@ Deno.test("hybrid fusion: a literal match leads, a weak partial one yields to me
   const flat = { ...HYBRID_FUSION, byCoverage: false, partial: 0.5 };
   assert.equal(fuseHybrid([text("strong", false, 0.8)], semantic, flat)[0].id, "near");
 });
+
+Deno.test("hybrid fusion: when no text match holds half the query, meaning outranks partial matches", () => {
+  const text = (id: string, coverage: number) => ({ id, score: 1, everyWord: false, coverage });
+  const semantic = [{ id: "s1", score: 0.6 }, { id: "s2", score: 0.55 }, { id: "s3", score: 0.5 }];
+  // A paraphrase against short texts: the best text match holds 42% of the query's words. Its
+  // weight (0.5 + 2.5 x 0.42 = 1.55) would put it above the semantic ranking's first; with the
+  // share squared (0.5 + 2.5 x 0.18 = 0.94) the semantic ranking leads.
+  const paraphrase = fuseHybrid([text("t1", 0.42), text("t2", 0.4)], semantic);
+  assert.deepEqual(paraphrase.map((f) => f.id).slice(0, 3), ["s1", "s2", "t1"]);
+  const unsquared = { ...HYBRID_FUSION, weakTextBelow: undefined };
+  assert.equal(fuseHybrid([text("t1", 0.42), text("t2", 0.4)], semantic, unsquared)[0].id, "t1");
+  // One match holding most of the query's words is evidence that text answers this query: every
+  // partial match keeps its unsquared weight.
+  const strong = fuseHybrid([text("t1", 0.8), text("t2", 0.45)], semantic);
+  assert.deepEqual(strong.map((f) => f.id).slice(0, 3), ["t1", "t2", "s1"]);
+});

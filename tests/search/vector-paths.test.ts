@@ -12,6 +12,7 @@ import { upsertEvents } from "../../server/db/events.ts";
 import { setKeyTrust } from "../../server/db/key-trust.ts";
 import { prepareVectorStore } from "../../server/db/vector-store.ts";
 import { vectorMatches } from "../../server/db/vector-matches.ts";
+import { EMBEDDING_TEXT_VERSION } from "../../server/embeddings/embedding-text.ts";
 import { openTestDatabase } from "../../dev-support/databases.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
@@ -47,8 +48,9 @@ async function store(
       ),
     );
     await sql`
-      INSERT INTO event_embeddings (event_id, model, content_hash, text_hash, embedding)
-      SELECT e.id, ${MODEL}, e.content_hash, 'test', r.vector::vector
+      INSERT INTO event_embeddings
+        (event_id, model, content_hash, text_hash, text_version, embedding)
+      SELECT e.id, ${MODEL}, e.content_hash, 'test', ${EMBEDDING_TEXT_VERSION}, r.vector::vector
       FROM unnest(${slice.map((e) => e.id)}::text[], ${
       slice.map((e) => JSON.stringify(e.vector))
     }::text[]) AS r(external_id, vector)
