@@ -42,7 +42,9 @@ const BATCH = 2000;
 
 /** A fresh copy of a database of `size` realistic events, seeding the template if needed. */
 export async function benchDatabase(kind: DatabaseKind, size: number): Promise<BenchDatabase> {
-  const name = `bench_v${TEMPLATE_VERSION}_${size}`;
+  // Named by the duplicate rules too: a template stored under older rules would have a benchmark's
+  // server re-detect every event beside the searches it times.
+  const name = `bench_v${TEMPLATE_VERSION}_rules${DUPLICATE_RULES_VERSION}_${size}`;
   if (kind === "pglite") {
     const template = `${CACHE_DIR}${name}`;
     if (!(await exists(template))) await seedPglite(template, size);
