@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import type { Sql } from "postgres";
 import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
-import { startFakeOpenAI } from "../../dev-support/fake-openai.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../dev-support/fake-openai.ts";
+import type { Database } from "../../server/db/connect.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { EventInput } from "../../shared/event-schema.ts";
 import { upsertEvents } from "../../server/db/events.ts";
@@ -45,6 +46,48 @@ async function versions(sql: Sql): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.event_id, r.text_version]));
 }
 
+/**
+ * Runs `body` on an embedded database with AI search prepared (no worker running) and a maker of
+ * workers, each embedding `text` as its version of the embedded text, through a local stand-in of
+ * the OpenAI API.
+ */
+async function withWorkers(
+  o: { batchSize?: number; text: (version: number, e: EmbeddableEvent) => string },
+  body: (run: {
+    db: Database;
+    sql: Sql;
+    fake: FakeOpenAI;
+    provider: OpenAIProvider;
+    workerOf: (version: number) => EmbeddingWorker;
+  }) => Promise<void>,
+): Promise<void> {
+  const db = await openTestDatabase("pglite");
+  const fake = startFakeOpenAI();
+  const provider = new OpenAIProvider({
+    apiKey: fake.apiKey,
+    baseUrl: fake.baseUrl,
+    dimensions: 16,
+  });
+  const ai = await startAiSearch(db, { provider, runWorker: false });
+  const workerOf = (version: number) =>
+    new EmbeddingWorker({
+      sql: db.sql,
+      provider,
+      store: ai.availability,
+      ...(o.batchSize === undefined ? {} : { batchSize: o.batchSize }),
+      textVersion: version,
+      eventText: (e: EmbeddableEvent) => o.text(version, e),
+      log: () => {},
+    });
+  try {
+    await body({ db, sql: db.sql, fake, provider, workerOf });
+  } finally {
+    await ai.stop();
+    await fake.close();
+    await db.close();
+  }
+}
+
 /** Backdates each event's vector so that `ids` run from the oldest vector to the newest. */
 async function embeddedInOrder(sql: Sql, ids: string[]): Promise<void> {
   await sql`
@@ -53,85 +96,48 @@ async function embeddedInOrder(sql: Sql, ids: string[]): Promise<void> {
 }
 
 Deno.test("[pglite] vectors of an older text are re-embedded oldest first, after new events, and serve search meanwhile", async () => {
-  const db = await openTestDatabase("pglite");
-  const fake = startFakeOpenAI();
-  const provider = new OpenAIProvider({
-    apiKey: fake.apiKey,
-    baseUrl: fake.baseUrl,
-    dimensions: 16,
-  });
-  const ai = await startAiSearch(db, { provider, runWorker: false });
-  const workerOf = (version: number) =>
-    new EmbeddingWorker({
-      sql: db.sql,
-      provider,
-      store: ai.availability,
-      batchSize: 2,
-      textVersion: version,
-      eventText: (e: EmbeddableEvent) => `version ${version}: ${e.title}`,
-      log: () => {},
-    });
-  try {
-    const { sql } = db;
-    const old = await write(sql, { contributor: "early", count: 5, trusted: true });
-    assert.equal(await workerOf(1).runUntilIdle(), 5);
-    // Made from oldest to newest in this order, not the order of the ids.
-    const byAge = [old[3], old[0], old[4], old[1], old[2]];
-    await embeddedInOrder(sql, byAge);
-    const fresh = await write(sql, { contributor: "newcomer", count: 2, trusted: true });
+  await withWorkers(
+    { batchSize: 2, text: (v, e) => `version ${v}: ${e.title}` },
+    async ({ sql, fake, provider, workerOf }) => {
+      const old = await write(sql, { contributor: "early", count: 5, trusted: true });
+      assert.equal(await workerOf(1).runUntilIdle(), 5);
+      // Made from oldest to newest in this order, not the order of the ids.
+      const byAge = [old[3], old[0], old[4], old[1], old[2]];
+      await embeddedInOrder(sql, byAge);
+      const fresh = await write(sql, { contributor: "newcomer", count: 2, trusted: true });
 
-    const next = workerOf(2);
-    const sentBefore = fake.requests.length;
-    assert.equal(await next.runOnce(), 2);
-    assert.deepEqual(
-      [...(await versions(sql)).entries()].filter(([, v]) => v === 2).map(([id]) => id).sort(),
-      [...fresh].sort(),
-      "the events without a vector come first",
-    );
-    assert.equal(await next.runOnce(), 2);
-    const afterOne = await versions(sql);
-    assert.deepEqual([afterOne.get(byAge[0]), afterOne.get(byAge[1])], [2, 2], "oldest first");
-    assert.deepEqual(byAge.slice(2).map((id) => afterOne.get(id)), [1, 1, 1]);
-    const meanwhile = await aiSearchCounts(sql, provider.model);
-    assert.deepEqual([meanwhile.inAiSearch, meanwhile.waiting], [7, 0], "no gap in AI search");
+      const next = workerOf(2);
+      const sentBefore = fake.requests.length;
+      assert.equal(await next.runOnce(), 2);
+      assert.deepEqual(
+        [...(await versions(sql)).entries()].filter(([, v]) => v === 2).map(([id]) => id).sort(),
+        [...fresh].sort(),
+        "the events without a vector come first",
+      );
+      assert.equal(await next.runOnce(), 2);
+      const afterOne = await versions(sql);
+      assert.deepEqual([afterOne.get(byAge[0]), afterOne.get(byAge[1])], [2, 2], "oldest first");
+      assert.deepEqual(byAge.slice(2).map((id) => afterOne.get(id)), [1, 1, 1]);
+      const meanwhile = await aiSearchCounts(sql, provider.model);
+      assert.deepEqual([meanwhile.inAiSearch, meanwhile.waiting], [7, 0], "no gap in AI search");
 
-    assert.equal(await next.runUntilIdle(), 3);
-    assert.deepEqual([...(await versions(sql)).values()], Array(7).fill(2));
-    assert.deepEqual(
-      fake.requests.slice(sentBefore).flatMap((r) => r.input).filter((t) =>
-        !t.startsWith("version 2")
-      ),
-      [],
-      "every vector was made again from the new text",
-    );
-    assert.equal(await workerOf(1).runOnce(), null, "a worker of the older text undoes nothing");
-    assert.equal(await next.runOnce(), null);
-  } finally {
-    await ai.stop();
-    await fake.close();
-    await db.close();
-  }
+      assert.equal(await next.runUntilIdle(), 3);
+      assert.deepEqual([...(await versions(sql)).values()], Array(7).fill(2));
+      assert.deepEqual(
+        fake.requests.slice(sentBefore).flatMap((r) => r.input).filter((t) =>
+          !t.startsWith("version 2")
+        ),
+        [],
+        "every vector was made again from the new text",
+      );
+      assert.equal(await workerOf(1).runOnce(), null, "a worker of the older text undoes nothing");
+      assert.equal(await next.runOnce(), null);
+    },
+  );
 });
 
 Deno.test("[pglite] a text that comes out the same under a new version keeps its vector without the model", async () => {
-  const db = await openTestDatabase("pglite");
-  const fake = startFakeOpenAI();
-  const provider = new OpenAIProvider({
-    apiKey: fake.apiKey,
-    baseUrl: fake.baseUrl,
-    dimensions: 16,
-  });
-  const ai = await startAiSearch(db, { provider, runWorker: false });
-  const workerOf = (version: number) =>
-    new EmbeddingWorker({
-      sql: db.sql,
-      provider,
-      store: ai.availability,
-      textVersion: version,
-      eventText: (e: EmbeddableEvent) => e.title,
-      log: () => {},
-    });
-  try {
+  await withWorkers({ text: (_, e) => e.title }, async ({ db, fake, workerOf }) => {
     await write(db.sql, { contributor: "one", count: 4, trusted: true });
     assert.equal(await workerOf(1).runUntilIdle(), 4);
     const before = await db.sql`SELECT event_id, embedding::text FROM event_embeddings ORDER BY 1`;
@@ -143,11 +149,7 @@ Deno.test("[pglite] a text that comes out the same under a new version keeps its
       before,
     );
     assert.deepEqual([...(await versions(db.sql)).values()], [2, 2, 2, 2]);
-  } finally {
-    await ai.stop();
-    await fake.close();
-    await db.close();
-  }
+  });
 });
 
 for (const kind of testBackends()) {
