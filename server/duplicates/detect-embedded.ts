@@ -5,8 +5,7 @@
  */
 import type { Sql } from "postgres";
 import { eventsInAiSearch } from "../db/vector-candidates.ts";
-import { byContributor } from "./by-contributor.ts";
-import { detectDuplicates } from "./detect-duplicates.ts";
+import { redetectStored } from "./redetect-stored.ts";
 
 /**
  * Detects the duplicates of those of `eventIds` now in AI search, reading their vectors; the
@@ -17,12 +16,6 @@ export async function detectEmbedded(sql: Sql, eventIds: string[]): Promise<void
   await sql.begin(async (transaction) => {
     // postgres.js types a transaction apart from the pool, though both run the same queries.
     const tx = transaction as unknown as Sql;
-    const rows = await eventsInAiSearch(tx, eventIds);
-    for (const [contributorId, events] of byContributor(rows)) {
-      await detectDuplicates(tx, {
-        contributorId,
-        changed: events.map((event) => ({ id: event.id, inserted: false, event })),
-      }, { recompare: true, vectors: true });
-    }
+    await redetectStored(tx, await eventsInAiSearch(tx, eventIds), () => true);
   });
 }

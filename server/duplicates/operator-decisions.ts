@@ -13,8 +13,7 @@ import {
 import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { redetectionRowsOf } from "../db/duplicate-rules.ts";
 import { eventsInAiSearch } from "../db/vector-candidates.ts";
-import { byContributor } from "./by-contributor.ts";
-import { detectDuplicates } from "./detect-duplicates.ts";
+import { redetectStored } from "./redetect-stored.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { regroup } from "./regroup.ts";
@@ -79,12 +78,11 @@ export async function regroupAfterTrustChange(sql: Sql, keyId: string): Promise<
     const grouped = await groupedEventsOfKey(tx, keyId);
     // Vectors are read only where some event still has one in AI search (so the store exists).
     const inAiSearch = new Set((await eventsInAiSearch(tx, grouped)).map((r) => r.id));
-    for (const [contributorId, events] of byContributor(await redetectionRowsOf(tx, grouped))) {
-      await detectDuplicates(tx, {
-        contributorId,
-        changed: events.map((event) => ({ id: event.id, inserted: false, event })),
-      }, { recompare: true, vectors: events.some((e) => inAiSearch.has(e.id)) });
-    }
+    await redetectStored(
+      tx,
+      await redetectionRowsOf(tx, grouped),
+      (events) => events.some((e) => inAiSearch.has(e.id)),
+    );
     await regroup(tx, grouped);
   });
 }

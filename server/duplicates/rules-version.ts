@@ -7,8 +7,7 @@
  */
 import type { Sql } from "postgres";
 import { claimRedetection } from "../db/duplicate-rules.ts";
-import { detectDuplicates } from "./detect-duplicates.ts";
-import { byContributor } from "./by-contributor.ts";
+import { redetectStored } from "./redetect-stored.ts";
 
 /**
  * Raise this when a change to server/duplicates/ (normalisers, lookup keys, matcher) changes the
@@ -43,12 +42,7 @@ export async function redetectUnderCurrentRules(
       // postgres.js types a transaction apart from the pool, though both run the same queries.
       const tx = transaction as unknown as Sql;
       const rows = await claimRedetection(tx, { version, limit: o.batch ?? BATCH });
-      for (const [contributorId, events] of byContributor(rows)) {
-        await detectDuplicates(tx, {
-          contributorId,
-          changed: events.map((event) => ({ id: event.id, inserted: false, event })),
-        }, { recompare: true, vectors });
-      }
+      await redetectStored(tx, rows, () => vectors);
       return rows.length;
     });
     if (done === 0) return seen;
