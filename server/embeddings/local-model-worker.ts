@@ -48,7 +48,7 @@ async function drain(): Promise<void> {
     while (queries.length > 0 || background.length > 0) {
       const job = queries[0] ?? background[0];
       try {
-        const model = await (modelPromise ??= initModel(modelSource));
+        const model = await loadModel();
         const start = job.done.length;
         const chunk = job.request.texts.slice(start, start + CHUNK_SIZE);
         const vectors = await embedChunk(model, chunk.map(embeddable));
@@ -82,23 +82,38 @@ function finish(job: Job, message: LocalModelReply): void {
   else self.postMessage(message);
 }
 
-const BACKEND_READY_ATTEMPTS = 30;
+/**
+ * The model, loaded once. A load that failed is not kept: the next call tries again, instead of
+ * every later call failing with the first one's error for the life of the thread.
+ */
+function loadModel(): Promise<EmbeddingsModel> {
+  modelPromise ??= initModel(modelSource).catch((error) => {
+    modelPromise = undefined;
+    throw error;
+  });
+  return modelPromise;
+}
+
+// Bounded by time, not by attempts: how long the backend takes depends on how busy the machine
+// is, and a fixed 30 attempts 100 ms apart (3 s) was a bound a loaded machine could pass.
+const BACKEND_READY_TIMEOUT_MS = 30_000;
 const BACKEND_READY_PAUSE_MS = 100;
 
 /**
  * The model's embed, again after TensorFlow's backend is ready when it was not: now and then
  * the WebAssembly backend is still initialising when the first texts arrive, although initModel
  * waited for it, and the call fails with "Backend 'wasm' has not yet been initialized". Waiting
- * for ready() once was not always enough (seen on a busy machine), so it is asked again a few
- * times, a little apart; a backend not ready after about 3 s fails the call.
+ * for ready() once was not always enough (seen on a busy machine), so it is asked again, a little
+ * apart, for up to BACKEND_READY_TIMEOUT_MS; a backend not ready by then fails the call.
  */
 async function embedChunk(model: EmbeddingsModel, texts: string[]): Promise<number[][]> {
-  for (let attempt = 1;; attempt++) {
+  const deadline = Date.now() + BACKEND_READY_TIMEOUT_MS;
+  for (;;) {
     try {
       return await model.embed(texts);
     } catch (error) {
       const initialising = /has not yet been initialized/.test(String((error as Error)?.message));
-      if (!initialising || attempt >= BACKEND_READY_ATTEMPTS) throw error;
+      if (!initialising || Date.now() >= deadline) throw error;
       await backendReady();
       await new Promise((resolve) => setTimeout(resolve, BACKEND_READY_PAUSE_MS));
     }

@@ -31,8 +31,9 @@ export async function search(
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
-/** External ids of a search answer, best first. */
+/** External ids of a search answer, best first; an error answer fails with its message. */
 export function ids(body: Json): string[] {
+  if (!Array.isArray(body?.data)) throw new Error(`not a search answer: ${JSON.stringify(body)}`);
   return body.data.map((hit: Json) => hit.event.external_id);
 }
 
