@@ -21,6 +21,10 @@
  *    text index fetches only the rows in that span, not every match (at 100,000 events, 79
  *    buffers instead of the 2,400 of "typescript berlin"). Whatever that misses, the index
  *    collects beyond the span.
+ *    When the matches seen share one instant (a feed of all-day events at midnight, or the
+ *    synthetic million's 2,772 events at each 18:00), their pace in time is nil and sizes no span:
+ *    then the span is a count of rows instead, the next so many events in start order as the share
+ *    of matches seen foresees, ending at the start the start index finds there.
  *
  * Within a city the walk reads that city's events in start order (migration 010).
  */
@@ -79,6 +83,7 @@ export async function soonestMatches(
   const found = await walkInStartOrder(sql, { ...o, budget });
   if (found.length === o.count) return found;
   const rate = found.length / budget;
+  let read = budget;
   // Fewer matches than wanted: the walk read its whole budget, or every event the filters keep
   // (likely when they keep fewer; then the index confirms it at once). Either way the rest start
   // after its last match.
@@ -97,6 +102,7 @@ export async function soonestMatches(
         }),
       );
       if (found.length === o.count) return found;
+      read += onward;
     }
   }
   let after = found.length > 0 ? positionOf(found.at(-1)!) : o.after;
@@ -105,6 +111,20 @@ export async function soonestMatches(
   const perMatch = found.length < 2 || kept <= budget
     ? 0
     : (found.at(-1)!.starts_at.getTime() - found[0].starts_at.getTime()) / (found.length - 1);
+  if (perMatch === 0 && found.length > 0 && kept > budget) {
+    // The matches seen share one instant (events starting together by the thousand): no span of
+    // time can be sized from them, but a count of rows can, at their share of the rows read.
+    return [
+      ...found,
+      ...await collectByRows(sql, {
+        ...o,
+        after: positionOf(found.at(-1)!),
+        count: o.count - found.length,
+        share: found.length / read,
+        kept,
+      }),
+    ];
+  }
   for (let widen = 1; perMatch > 0 && widen <= 4; widen *= 4) {
     const rest = o.count - found.length;
     // Room for chance: a span expected to hold one match holds none one time in three.
@@ -117,6 +137,77 @@ export async function soonestMatches(
     after = { starts_at: until.toISOString(), id: MAX_UUID };
   }
   return [...found, ...await collectFromIndex(sql, { ...o, after, count: o.count - found.length })];
+}
+
+/** How many more rows than the share foresees a span of rows is given (half as many, plus a few). */
+const ROW_SLACK = 1.5;
+const ROW_EXTRA = 100;
+/** Spans of rows asked for before the index is asked for every match left. */
+const ROW_ROUNDS = 3;
+
+/**
+ * The soonest `count` matches after `after` from the text index, among the next so many events in
+ * start order: first as many as `share` (matches per event read) foresees with room for chance,
+ * then as many as the share found there foresees; past ROW_ROUNDS spans, every match left.
+ */
+async function collectByRows(
+  sql: Sql,
+  o: {
+    match: string;
+    filters: Omit<EventFilters, "q">;
+    count: number;
+    after: StartPosition;
+    score?: ScoreWords;
+    share: number;
+    kept: number;
+  },
+): Promise<Soonest[]> {
+  const found: Soonest[] = [];
+  let after = o.after;
+  let rows = Math.ceil((o.count / o.share) * ROW_SLACK) + ROW_EXTRA;
+  for (let round = 0; round < ROW_ROUNDS && rows < o.kept; round++) {
+    const rest = o.count - found.length;
+    const near = await collectWithinRows(sql, { ...o, after, count: rest, rows });
+    found.push(...near);
+    if (near.length === rest) return found;
+    const seen = near.length / rows;
+    if (near.length > 0) after = positionOf(near.at(-1)!);
+    rows = seen > 0
+      ? Math.ceil(((rest - near.length) / seen) * ROW_SLACK) + ROW_EXTRA
+      : rows * ROWS_WHEN_NONE;
+  }
+  return [...found, ...await collectFromIndex(sql, { ...o, after, count: o.count - found.length })];
+}
+
+/** How much further the next span reaches when one held no match. */
+const ROWS_WHEN_NONE = 8;
+
+/**
+ * The first `count` matches among the next `rows` events within the filters in start order
+ * (after `after`), from the text index: the start index finds where those rows end, and the
+ * span of start times up to there is what it ANDs with the text index. Every event starting at
+ * that last instant is in the span, however many share it.
+ */
+async function collectWithinRows(
+  sql: Sql,
+  o: {
+    match: string;
+    filters: Omit<EventFilters, "q">;
+    count: number;
+    rows: number;
+    after: StartPosition;
+    score?: ScoreWords;
+  },
+): Promise<Soonest[]> {
+  const read = inStartOrder(sql, {
+    at: notOverAt(sql, o.filters.from),
+    conditions: sql`${conditionsBesidesFrom(sql, o.filters)} ${afterPosition(sql, o.after)}`,
+    limit: o.rows,
+  });
+  // Plain bounds on the start, which the start index can AND with the text index.
+  const span = sql`AND e.starts_at BETWEEN ${o.after.starts_at}::timestamptz
+    AND (SELECT max(r.starts_at) FROM ${read} r)`;
+  return await collectFromIndex(sql, { ...o, span });
 }
 
 function positionOf(match: Soonest): StartPosition {
@@ -186,6 +277,8 @@ async function collectFromIndex(
     after?: StartPosition;
     /** Only events starting by then: the start index narrows the rows fetched. */
     until?: Date;
+    /** Or any condition on the start the start index can serve. */
+    span?: Fragment;
     score?: ScoreWords;
   },
 ): Promise<Soonest[]> {
@@ -196,7 +289,7 @@ async function collectFromIndex(
   // The plain bounds are what the start index can AND with the text index.
   const window = o.until && o.after
     ? sql`AND e.starts_at BETWEEN ${o.after.starts_at}::timestamptz AND ${o.until}`
-    : sql``;
+    : o.span ?? sql``;
   return await selected(
     sql,
     sql`SELECT e.id, e.starts_at ${o.score ? sql`, e.search_vector AS text` : sql``} FROM events e
