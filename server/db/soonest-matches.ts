@@ -11,8 +11,7 @@
  *
  * 1. Read a first stretch of events in start order: up to sqrt(kept x matches wanted), where
  *    `kept` is the planner's estimate of the events the filters keep (good for single columns),
- *    and at most 1,500; only 400 when the statistics expect the matches to lie far beyond that
- *    (text ranking's every-word tier), to measure their pace.
+ *    and at most 1,500.
  *    Common matches end here. (A filter keeping fewer events than the stretch ends here too,
  *    and the index confirms that nothing is left.)
  * 2. If the share of matches seen puts the rest within sqrt(kept x matches wanted) events in all,
@@ -51,15 +50,6 @@ const MAX_WALK_PER_MATCH = 200;
  * span of start times (step 3) than to walk to.
  */
 const FIRST_WALK_ROWS = 1_500;
-/**
- * The first stretch when the statistics expect the wanted matches to lie beyond SPARSE_BEYOND
- * first stretches: only their pace is wanted of it, and a span sized for twice the rest absorbs a
- * pace measured on a few matches (about 8 in 400 events at 2%; at 100,000 events "kubernetes
- * workshop" is 2.8%). A walk of 400 rather than 1,500 events saved 1.5-3 ms of 16-21 of CPU per
- * search on PostgreSQL 15 for such queries.
- */
-const PROBE_ROWS = 400;
-const SPARSE_BEYOND = 3;
 
 /** Where the previous page ended, in start order. */
 export interface StartPosition {
@@ -79,12 +69,6 @@ export async function soonestMatches(
     count: number;
     after?: StartPosition;
     score?: ScoreWords;
-    /**
-     * The share of events the statistics expect to match, taking the words as independent: when
-     * the first stretch could not hold `count` by far at that share, a short walk measures the
-     * pace instead (the statistics may take words that go together for rarer than they are).
-     */
-    expectedShare?: number;
   },
 ): Promise<Soonest[]> {
   const kept = await estimatedEvents(sql, o.filters);
@@ -95,12 +79,7 @@ export async function soonestMatches(
       Math.max(o.count * MIN_WALK_PER_MATCH, Math.sqrt(kept * o.count)),
     ),
   );
-  const sparse = o.expectedShare !== undefined &&
-    o.count / o.expectedShare > FIRST_WALK_ROWS * SPARSE_BEYOND;
-  const budget = Math.min(
-    most,
-    sparse ? PROBE_ROWS : Math.max(o.count * MIN_WALK_PER_MATCH, FIRST_WALK_ROWS),
-  );
+  const budget = Math.min(most, Math.max(o.count * MIN_WALK_PER_MATCH, FIRST_WALK_ROWS));
   const found = await walkInStartOrder(sql, { ...o, budget });
   if (found.length === o.count) return found;
   const rate = found.length / budget;
