@@ -30,6 +30,8 @@ export interface TextQuery {
   anyWord: string | null;
   /** The events' mean text length (lexemes) when the statistics were counted; null before. */
   meanLength: number | null;
+  /** The events counted then, of which `docs` hold each word; null before. */
+  counted: number | null;
 }
 
 /**
@@ -75,13 +77,19 @@ export function forgetTextQueries(sql: Sql): void {
 
 async function readTextQuery(sql: Sql, query: string): Promise<TextQuery | null> {
   const [row] = await sql<
-    { tiers: string[]; words: RankWord[] | null; mean_length: number | null }[]
+    {
+      tiers: string[];
+      words: RankWord[] | null;
+      mean_length: number | null;
+      counted: number | null;
+    }[]
   >`
     SELECT event_text_search_tiers(${query})::text[] AS tiers,
       (SELECT json_agg(json_build_object('word', r.word::text, 'idf', r.idf,
                                          'meaningful', r.meaningful, 'docs', r.docs))
        FROM event_text_rank_words(${query}) AS r) AS words,
-      (SELECT mean_length FROM text_corpus_stats) AS mean_length`;
+      s.mean_length, s.docs AS counted
+    FROM (SELECT) AS one LEFT JOIN text_corpus_stats s ON true`;
   // No word occurs in any event: nothing to walk for.
   if (row.words === null || row.words.every((w) => w.docs === 0)) return null;
   return {
@@ -89,6 +97,7 @@ async function readTextQuery(sql: Sql, query: string): Promise<TextQuery | null>
     words: row.words,
     anyWord: anyWordOf(row.tiers, row.words),
     meanLength: row.mean_length,
+    counted: row.counted,
   };
 }
 
