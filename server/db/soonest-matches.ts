@@ -52,8 +52,9 @@ const MAX_WALK_PER_MATCH = 200;
 const FIRST_WALK_ROWS = 1_500;
 /**
  * The first stretch when the statistics expect the wanted matches beyond the most a walk may read:
- * only their pace is wanted of it (about 8 matches in 400 events at 2%), since the index is asked
- * for the rest, in a span sized for twice the rest.
+ * only their pace is wanted of it (about 8 matches in 400 events at 2%), to size the span the index
+ * is asked for (twice the rest), or how far to walk on when words that go together make the matches
+ * commoner than the statistics expect.
  */
 const PROBE_ROWS = 400;
 
