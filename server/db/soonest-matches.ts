@@ -21,6 +21,10 @@
  *    text index fetches only the rows in that span, not every match (at 100,000 events, 79
  *    buffers instead of the 2,400 of "typescript berlin"). Whatever that misses, the index
  *    collects beyond the span.
+ *    When the matches seen share one instant (a feed of all-day events at midnight, or the
+ *    synthetic million's 2,772 events at each 18:00), their pace in time is nil and sizes no span:
+ *    then the span is a count of rows instead, the next so many events in start order as the share
+ *    of matches seen foresees, ending at the start the start index finds there.
  *
  * Within a city the walk reads that city's events in start order (migration 010).
  */
@@ -46,6 +50,13 @@ const MAX_WALK_PER_MATCH = 200;
  * span of start times (step 3) than to walk to.
  */
 const FIRST_WALK_ROWS = 1_500;
+/**
+ * The first stretch when the statistics expect the wanted matches beyond the most a walk may read:
+ * only their pace is wanted of it (about 8 matches in 400 events at 2%), to size the span the index
+ * is asked for (twice the rest), or how far to walk on when words that go together make the matches
+ * commoner than the statistics expect.
+ */
+const PROBE_ROWS = 400;
 
 /** Where the previous page ended, in start order. */
 export interface StartPosition {
@@ -65,6 +76,13 @@ export async function soonestMatches(
     count: number;
     after?: StartPosition;
     score?: ScoreWords;
+    /**
+     * The share of events the statistics expect to match, taking the words as independent: when
+     * even the most a walk may read could not hold `count` at that share, a short walk measures
+     * the pace instead (words that go together are taken for rarer than they are: then the pace
+     * seen says to walk on).
+     */
+    expectedShare?: number;
   },
 ): Promise<Soonest[]> {
   const kept = await estimatedEvents(sql, o.filters);
@@ -75,10 +93,15 @@ export async function soonestMatches(
       Math.max(o.count * MIN_WALK_PER_MATCH, Math.sqrt(kept * o.count)),
     ),
   );
-  const budget = Math.min(most, Math.max(o.count * MIN_WALK_PER_MATCH, FIRST_WALK_ROWS));
+  const probe = o.expectedShare !== undefined && o.count / o.expectedShare > most;
+  const budget = Math.min(
+    most,
+    probe ? PROBE_ROWS : Math.max(o.count * MIN_WALK_PER_MATCH, FIRST_WALK_ROWS),
+  );
   const found = await walkInStartOrder(sql, { ...o, budget });
   if (found.length === o.count) return found;
   const rate = found.length / budget;
+  let read = budget;
   // Fewer matches than wanted: the walk read its whole budget, or every event the filters keep
   // (likely when they keep fewer; then the index confirms it at once). Either way the rest start
   // after its last match.
@@ -87,7 +110,9 @@ export async function soonestMatches(
     // if that stays within the most. (A statement costs as much as reading 300 events on PGlite:
     // a second walk that falls short would cost more than reading generously.)
     const onward = Math.ceil(((o.count - found.length) / rate) * 2) + 100;
-    if (budget + onward <= most) {
+    // After a probe the walk goes on if the rows the pace foresees (not twice as many) are
+    // within the most: its pace, measured on a few matches, may be low by half.
+    if (budget + (probe ? onward / 2 : onward) <= most) {
       found.push(
         ...await walkInStartOrder(sql, {
           ...o,
@@ -97,6 +122,7 @@ export async function soonestMatches(
         }),
       );
       if (found.length === o.count) return found;
+      read += onward;
     }
   }
   let after = found.length > 0 ? positionOf(found.at(-1)!) : o.after;
@@ -105,6 +131,20 @@ export async function soonestMatches(
   const perMatch = found.length < 2 || kept <= budget
     ? 0
     : (found.at(-1)!.starts_at.getTime() - found[0].starts_at.getTime()) / (found.length - 1);
+  if (perMatch === 0 && found.length > 0 && kept > budget) {
+    // The matches seen share one instant (events starting together by the thousand): no span of
+    // time can be sized from them, but a count of rows can, at their share of the rows read.
+    return [
+      ...found,
+      ...await collectByRows(sql, {
+        ...o,
+        after: positionOf(found.at(-1)!),
+        count: o.count - found.length,
+        share: found.length / read,
+        kept,
+      }),
+    ];
+  }
   for (let widen = 1; perMatch > 0 && widen <= 4; widen *= 4) {
     const rest = o.count - found.length;
     // Room for chance: a span expected to hold one match holds none one time in three.
@@ -117,6 +157,77 @@ export async function soonestMatches(
     after = { starts_at: until.toISOString(), id: MAX_UUID };
   }
   return [...found, ...await collectFromIndex(sql, { ...o, after, count: o.count - found.length })];
+}
+
+/** How many more rows than the share foresees a span of rows is given (half as many, plus a few). */
+const ROW_SLACK = 1.5;
+const ROW_EXTRA = 100;
+/** Spans of rows asked for before the index is asked for every match left. */
+const ROW_ROUNDS = 3;
+
+/**
+ * The soonest `count` matches after `after` from the text index, among the next so many events in
+ * start order: first as many as `share` (matches per event read) foresees with room for chance,
+ * then as many as the share found there foresees; past ROW_ROUNDS spans, every match left.
+ */
+async function collectByRows(
+  sql: Sql,
+  o: {
+    match: string;
+    filters: Omit<EventFilters, "q">;
+    count: number;
+    after: StartPosition;
+    score?: ScoreWords;
+    share: number;
+    kept: number;
+  },
+): Promise<Soonest[]> {
+  const found: Soonest[] = [];
+  let after = o.after;
+  let rows = Math.ceil((o.count / o.share) * ROW_SLACK) + ROW_EXTRA;
+  for (let round = 0; round < ROW_ROUNDS && rows < o.kept; round++) {
+    const rest = o.count - found.length;
+    const near = await collectWithinRows(sql, { ...o, after, count: rest, rows });
+    found.push(...near);
+    if (near.length === rest) return found;
+    const seen = near.length / rows;
+    if (near.length > 0) after = positionOf(near.at(-1)!);
+    rows = seen > 0
+      ? Math.ceil(((rest - near.length) / seen) * ROW_SLACK) + ROW_EXTRA
+      : rows * ROWS_WHEN_NONE;
+  }
+  return [...found, ...await collectFromIndex(sql, { ...o, after, count: o.count - found.length })];
+}
+
+/** How much further the next span reaches when one held no match. */
+const ROWS_WHEN_NONE = 8;
+
+/**
+ * The first `count` matches among the next `rows` events within the filters in start order
+ * (after `after`), from the text index: the start index finds where those rows end, and the
+ * span of start times up to there is what it ANDs with the text index. Every event starting at
+ * that last instant is in the span, however many share it.
+ */
+async function collectWithinRows(
+  sql: Sql,
+  o: {
+    match: string;
+    filters: Omit<EventFilters, "q">;
+    count: number;
+    rows: number;
+    after: StartPosition;
+    score?: ScoreWords;
+  },
+): Promise<Soonest[]> {
+  const read = inStartOrder(sql, {
+    at: notOverAt(sql, o.filters.from),
+    conditions: sql`${conditionsBesidesFrom(sql, o.filters)} ${afterPosition(sql, o.after)}`,
+    limit: o.rows,
+  });
+  // Plain bounds on the start, which the start index can AND with the text index.
+  const span = sql`AND e.starts_at BETWEEN ${o.after.starts_at}::timestamptz
+    AND (SELECT max(r.starts_at) FROM ${read} r)`;
+  return await collectFromIndex(sql, { ...o, span });
 }
 
 function positionOf(match: Soonest): StartPosition {
@@ -137,11 +248,37 @@ export interface Soonest extends Partial<ScoreParts> {
 
 /**
  * The statement of `found` (selecting id and starts_at, and the text as `text` when scored), with
- * score parts when asked for.
+ * score parts when asked for; planned for its values unless `kept` (a plan that fits every value).
  */
-function selected(sql: Sql, found: Fragment, score: ScoreWords | undefined) {
-  return plannedWithValues(sql<Soonest[]>`${score ? withScoreParts(sql, found, score) : found}`);
+function selected(
+  sql: Sql,
+  found: Fragment,
+  score: ScoreWords | undefined,
+  o: { kept: boolean } = { kept: false },
+) {
+  const query = sql<Soonest[]>`${score ? withScoreParts(sql, found, score) : found}`;
+  return o.kept ? query : plannedWithValues(query);
 }
+
+/**
+ * Whether a walk in start order has one best plan whatever the values: with no filters but a city
+ * or a country, it reads the start index (or that city's or country's, migration 010) in order
+ * from now, the words only tested on the rows read. Such a walk is a prepared statement whose plan
+ * the connection keeps: planning it anew cost more than reading its 1,500 events (a text search's
+ * CPU at 100,000 events, A/B: PGlite 24.9 -> 16.1 ms, PostgreSQL 15 server 8.8 -> 6.1; within a
+ * city, 28.6 -> 16.1 and 10.4 -> 6.0). Other filters' values change the best plan, so such walks
+ * are planned for their values: from a given instant, the events under way then are found in the
+ * span index or by reading the start index up to it, whichever the instant makes cheaper (a kept
+ * plan cost 11.7 -> 41.7 ms of server CPU from 1 March).
+ */
+function onePlanFits(filters: Omit<EventFilters, "q">): boolean {
+  return Object.entries(filters).every(([name, value]) =>
+    value === undefined || ONE_PLAN_FILTERS.has(name)
+  );
+}
+
+/** Filters whose values leave a walk's best plan as it is. */
+const ONE_PLAN_FILTERS = new Set(["collapse", "city", "country"]);
 
 /** The first `count` matches among `budget` events read in start order after `after`. */
 async function walkInStartOrder(
@@ -170,6 +307,7 @@ async function walkInStartOrder(
         ORDER BY r.starts_at, r.id
         LIMIT ${o.count}`,
     o.score,
+    { kept: onePlanFits(o.filters) },
   );
 }
 
@@ -186,6 +324,8 @@ async function collectFromIndex(
     after?: StartPosition;
     /** Only events starting by then: the start index narrows the rows fetched. */
     until?: Date;
+    /** Or any condition on the start the start index can serve. */
+    span?: Fragment;
     score?: ScoreWords;
   },
 ): Promise<Soonest[]> {
@@ -196,7 +336,7 @@ async function collectFromIndex(
   // The plain bounds are what the start index can AND with the text index.
   const window = o.until && o.after
     ? sql`AND e.starts_at BETWEEN ${o.after.starts_at}::timestamptz AND ${o.until}`
-    : sql``;
+    : o.span ?? sql``;
   return await selected(
     sql,
     sql`SELECT e.id, e.starts_at ${o.score ? sql`, e.search_vector AS text` : sql``} FROM events e

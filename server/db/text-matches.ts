@@ -116,6 +116,22 @@ export async function textMatches(
   return rankedByScore([...candidates.values()], { text, settings, limit });
 }
 
+/**
+ * The share of events the every-word tier matches by the statistics, its words taken as
+ * independent; undefined before they were counted. (The other tiers are walked after it only when
+ * it has few matches in all, and are unions, which the statistics estimate poorly.)
+ */
+function everyWordShare(text: TextQuery): number | undefined {
+  const every = text.tiers[0];
+  if (every === undefined || !text.counted) return undefined;
+  let share = 1;
+  for (const w of text.words) {
+    if (w.docs === null) return undefined;
+    if (w.docs > 0 && every.includes(w.word)) share *= Math.min(1, w.docs / text.counted);
+  }
+  return share;
+}
+
 /** The soonest matches of the tiers, tier after tier, and of any word when the page is short. */
 async function addSoonestOfTiers(
   sql: Sql,
@@ -134,13 +150,14 @@ async function addSoonestOfTiers(
   };
   const perTier = Math.max(o.settings.perTier, o.limit);
   let drawn = 0;
-  for (const tier of text.tiers) {
+  for (const [i, tier] of text.tiers.entries()) {
     if (drawn >= perTier) break;
     const found = await soonestMatches(sql, {
       match: tier,
       filters,
       count: perTier - drawn,
       score,
+      expectedShare: i === 0 ? everyWordShare(text) : undefined,
     });
     add(found);
     drawn += found.length;

@@ -4,10 +4,12 @@
  * ranks by term frequency and field alone.
  */
 import type { Sql } from "postgres";
+import { forgetTextQueries } from "./text-query.ts";
 
 /** Recounts every lexeme's events and the mean text length (reads the whole table). */
 export async function refreshTextStats(sql: Sql): Promise<void> {
   await sql`SELECT refresh_text_stats()`;
+  forgetTextQueries(sql);
 }
 
 /**

@@ -45,6 +45,7 @@ Deno.test("no event without the rare words scores as much as their bound", () =>
           words,
           anyWord: null,
           meanLength,
+          counted: null,
         };
         const boostable = !rareInTier || rare.length === 0;
         const candidates: Candidate[] = parts.map((p, i) => ({
@@ -66,7 +67,13 @@ Deno.test("no event without the rare words scores as much as their bound", () =>
 
 Deno.test("the bound is tight enough to stop: one saturated word scores near it", () => {
   const words = [word(0, 8), word(1, 1.5)];
-  const text: TextQuery = { tiers: ["'w0' & 'w1'"], words, anyWord: null, meanLength: 50 };
+  const text: TextQuery = {
+    tiers: ["'w0' & 'w1'"],
+    words,
+    anyWord: null,
+    meanLength: 50,
+    counted: null,
+  };
   const bound = bestScoreWithout([words[0]], { text, settings: TEXT_RANK });
   // Without w0 no event matches every word: no boost, only w1 at saturation.
   assert.ok(Math.abs(bound - 1.5 * (TEXT_RANK.k1 + 1)) < 1e-6);
