@@ -34,13 +34,22 @@ export async function keySetsOf(sql: Sql, ids: string[]): Promise<Map<string, Ke
   return sets;
 }
 
-/** An event's new key set. */
+/** An event's new key set, and the days its key rows cover. */
 export interface KeySetChange extends KeySet {
   event_id: string;
+  /** Days since 1970-01-01 (UTC), both included. */
+  firstDay: number;
+  lastDay: number;
 }
 
-// A key shared by more listings in one week tells little (generic words): reading them all would
-// cost more than the rest of detection.
+// A key row stands for at most this many days of its listing: a one-day (or up to four-day)
+// listing has one row a key, a longer one a row for each stretch. A lookup reads the rows
+// starting from this many days, less one, before the days it wants, and the index itself drops
+// those ending before them. Changing it changes the rows a set stands for: raise the rules'
+// version and empty the key tables in a migration.
+const STRETCH_DAYS = 4;
+// A key shared by more listings near one probe's days tells little (generic words): reading them
+// all would cost more than the rest of detection.
 const KEY_FANOUT = 64;
 // A listing finding more is a title of common words in a busy week: the matcher decides among
 // the ones sharing the most keys, then the closest in time.
@@ -56,15 +65,19 @@ export interface Probe {
   from: Date;
   to: Date;
   latitudes: [number, number] | null;
+  /** The days whose key rows can name a candidate (days since 1970-01-01, UTC). */
+  days: { first: number; last: number };
 }
 
 /**
  * Stores the key sets `sets` (writing only the key rows each gains and deleting those it loses)
  * and returns pairs (probe, candidate) of events that might be the same: sharing a lookup key
- * (server/duplicates/lookup-keys.ts), within the probe's bounds, listed by another contributor
- * or on another platform. One statement for a whole batch (all of
+ * (server/duplicates/lookup-keys.ts) on days within reach, within the probe's bounds, listed by
+ * another contributor or on another platform. One statement for a whole batch (all of
  * `contributorId`'s): the candidates are read from the keys as they were before it, so the
- * batch's new listings are not among them.
+ * batch's new listings are not among them. Run under the duplicates lock (one writer of the key
+ * tables at a time: the key rows are exactly those of the sets, so a plain insert never meets
+ * a row already there).
  */
 export async function storeKeysAndFindCandidates(
   sql: Sql,
@@ -73,38 +86,46 @@ export async function storeKeysAndFindCandidates(
   const { probes, sets } = o;
   const ordinals = probes.flatMap((p, i) => p.keys.map(() => i + 1));
   const hashes = probes.flatMap((p) => p.keys.map(String));
-  // Each key once, in order: listings of one event in a batch share keys.
-  const keys = [...new Set(probes.flatMap((p) => p.keys))].sort((a, b) => a - b).map(String);
   const ids = sets.map((s) => s.event_id);
   const rows = await sql<(MatchRow & { probe: string })[]>`
-    WITH fresh AS (
-      SELECT * FROM unnest(${sets.flatMap((s) => s.keys.map(String))}::bigint[],
-                           ${sets.flatMap((s) => s.keys.map(() => s.event_id))}::uuid[])
-        AS k(hash, event_id)
+    WITH given AS (
+      -- Each set as an array literal: a ragged array of arrays is no parameter.
+      SELECT * FROM unnest(${ids}::uuid[],
+                           ${sets.map((s) => String(s.fingerprint))}::bigint[],
+                           ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
+                           ${sets.map((s) => s.firstDay)}::int[],
+                           ${sets.map((s) => s.lastDay)}::int[])
+        AS s(event_id, fingerprint, keys, first_day, last_day)
+    ), fresh AS (
+      SELECT k.hash, d.day, least(d.day + ${STRETCH_DAYS - 1}, s.last_day) AS last, s.event_id
+      FROM given s
+      CROSS JOIN LATERAL unnest(s.keys::bigint[]) AS k(hash)
+      CROSS JOIN LATERAL generate_series(s.first_day, s.last_day, ${STRETCH_DAYS}) AS d(day)
     ), old AS (
-      -- The keys stored now, read under the duplicates lock: a set read before it may be stale.
-      SELECT unnest(s.keys) AS hash, s.event_id FROM event_key_sets s
+      -- The rows stored now, from the sets read under the duplicates lock (a set read before it
+      -- may be stale), by the same rule as the fresh ones.
+      SELECT k.hash, d.day, least(d.day + ${STRETCH_DAYS - 1}, s.last_day) AS last, s.event_id
+      FROM event_key_sets s
+      CROSS JOIN LATERAL unnest(s.keys) AS k(hash)
+      CROSS JOIN LATERAL generate_series(s.first_day, s.last_day, ${STRETCH_DAYS}) AS d(day)
       WHERE s.event_id = ANY(${ids}::uuid[])
     ), gone AS (
-      -- Only the keys a changed listing lost, each by the primary key; those it keeps stay.
+      -- Only the rows a changed listing lost, each by the primary key; those it keeps stay (all
+      -- go when its days change).
       DELETE FROM event_lookup_keys l
-      USING (SELECT hash, event_id FROM old EXCEPT SELECT hash, event_id FROM fresh) x
-      WHERE l.hash = x.hash AND l.event_id = x.event_id
+      USING (SELECT * FROM old EXCEPT SELECT * FROM fresh) x
+      WHERE l.hash = x.hash AND l.day = x.day AND l.last = x.last AND l.event_id = x.event_id
     ), stored AS (
-      INSERT INTO event_lookup_keys (hash, event_id)
-      SELECT hash, event_id FROM fresh EXCEPT SELECT hash, event_id FROM old
-      ON CONFLICT DO NOTHING
+      -- No ON CONFLICT: the rows are disjoint from those kept, and a speculative insertion costs
+      -- an index probe and a WAL record more a row.
+      INSERT INTO event_lookup_keys (hash, day, last, event_id)
+      SELECT * FROM fresh EXCEPT SELECT * FROM old
     ), sets AS (
-      -- Each set as an array literal: a ragged array of arrays is no parameter.
-      INSERT INTO event_key_sets (event_id, fingerprint, keys)
-      SELECT event_id, fingerprint, keys::bigint[]
-      FROM unnest(${ids}::uuid[],
-                  ${sets.map((s) => String(s.fingerprint))}::bigint[],
-                  ${
-    sets.map((s) => `{${s.keys.join(",")}}`)
-  }::text[]) AS s(event_id, fingerprint, keys)
+      INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day)
+      SELECT event_id, fingerprint, keys::bigint[], first_day, last_day FROM given
       ON CONFLICT (event_id) DO UPDATE
-        SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys
+        SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
+            first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day
     ), probe AS (
       SELECT * FROM unnest(${probes.map((p) => p.id)}::uuid[],
         ${probes.map((p) => p.platform)}::text[],
@@ -112,35 +133,26 @@ export async function storeKeysAndFindCandidates(
         ${probes.map((p) => p.from.toISOString())}::timestamptz[],
         ${probes.map((p) => p.to.toISOString())}::timestamptz[],
         ${probes.map((p) => p.latitudes?.[0] ?? null)}::float8[],
-        ${probes.map((p) => p.latitudes?.[1] ?? null)}::float8[])
-        WITH ORDINALITY AS p(id, platform, at, lo, hi, south, north, n)
-    ), held AS (
-      -- The listings holding each key, at most KEY_FANOUT a key, read in one of two ways as the
-      -- server does best (the other branch's filter is false, so it is never run). PostgreSQL 17
-      -- and later read a sorted array of keys in one walk of the index: on PGlite (18) one scan
-      -- for a batch's keys took a third of the time of a lookup per key. PostgreSQL 15 walks the
-      -- index from the root for each key of the array, and the lookup per key was faster there.
-      SELECT hash, event_id FROM (
-        SELECT l.hash, l.event_id,
-          row_number() OVER (PARTITION BY l.hash ORDER BY l.event_id) AS nth
-        FROM event_lookup_keys l
-        WHERE l.hash = ANY(${keys}::bigint[])
-          AND current_setting('server_version_num')::int >= 170000
-      ) l WHERE nth <= ${KEY_FANOUT}
-      UNION ALL
-      -- LATERAL: one index lookup per key. A plain join let the planner hash the whole keys
-      -- table (1.2 million rows at 100,000 events) for a batch's thousand keys.
-      SELECT k.hash, l.event_id
-      FROM unnest(${keys}::bigint[]) AS k(hash)
-      CROSS JOIN LATERAL (
-        SELECT l.event_id FROM event_lookup_keys l WHERE l.hash = k.hash LIMIT ${KEY_FANOUT}
-      ) l
-      WHERE current_setting('server_version_num')::int < 170000
+        ${probes.map((p) => p.latitudes?.[1] ?? null)}::float8[],
+        ${probes.map((p) => p.days.first)}::int[],
+        ${probes.map((p) => p.days.last)}::int[])
+        WITH ORDINALITY AS p(id, platform, at, lo, hi, south, north, first_day, last_day, n)
     ), hit AS (
-      SELECT k.n, h.event_id, count(*) AS shared
+      -- LATERAL: one range scan of the index per key, over the rows whose days reach the
+      -- probe's (the stretches ending before them are dropped in the index, no event read). A
+      -- listing with several stretches in reach counts each key once.
+      SELECT p.n, l.event_id, count(DISTINCT k.hash) AS shared
       FROM unnest(${hashes}::bigint[], ${ordinals}::int[]) AS k(hash, n)
-      JOIN held h ON h.hash = k.hash
-      GROUP BY k.n, h.event_id
+      JOIN probe p ON p.n = k.n
+      CROSS JOIN LATERAL (
+        SELECT l.event_id FROM event_lookup_keys l
+        WHERE l.hash = k.hash
+          AND l.day BETWEEN p.first_day - ${STRETCH_DAYS - 1} AND p.last_day
+          AND l.last >= p.first_day
+        ORDER BY l.day, l.last, l.event_id
+        LIMIT ${KEY_FANOUT}
+      ) l
+      GROUP BY p.n, l.event_id
     ), ranked AS (
       SELECT p.id AS probe, ce.*, row_number() OVER (
         PARTITION BY p.n

@@ -1,0 +1,39 @@
+-- Each lookup key row holds the days of the listing it names, so that a lookup reads only the
+-- listings near the probe's days. Before, the week was hashed into the key and a lookup read every
+-- listing holding the key in two or three weeks, then threw away the nine in ten (an event row
+-- read each) starting outside the matcher's 60 hours. Now the key is the hash of the title words,
+-- site or address alone, and the index is ordered by it and then by day: a lookup is one range
+-- scan of the days the probe can reach, and the days it cannot reach are never read.
+--
+-- A row stands for a stretch of at most a few days of the listing (server/db/match-keys.ts says
+-- how many): `day` its first, `last` its last. A one-day listing has one row a key, a long one a
+-- row for each stretch, so a lookup reads from a few days before the probe's window and
+-- drops, within the index, the stretches that end before it.
+DROP TABLE event_lookup_keys;
+CREATE TABLE event_lookup_keys (
+  hash bigint NOT NULL,
+  day integer NOT NULL,
+  last integer NOT NULL,
+  event_id uuid NOT NULL,
+  PRIMARY KEY (hash, day, last, event_id)
+);
+
+-- A set now also says which days its key rows cover (days since 1970-01-01, UTC), so a changed
+-- listing's old rows are found again. The sets stored so far name keys of the old kind: they go,
+-- and the rules' version (server/duplicates/rules-version.ts) raised with this change makes a
+-- server look at every event again at start, which stores them anew. Links and groups stay
+-- meanwhile.
+TRUNCATE event_key_sets;
+ALTER TABLE event_key_sets ADD COLUMN first_day integer NOT NULL, ADD COLUMN last_day integer NOT NULL;
+
+-- A deleted event's key rows go with it, each found by its hash and the days of its set.
+CREATE OR REPLACE FUNCTION delete_lookup_keys_of_gone_events() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM event_lookup_keys l
+  USING (SELECT s.event_id, s.first_day, s.last_day, unnest(s.keys) AS hash
+         FROM event_key_sets s WHERE s.event_id IN (SELECT id FROM gone)) x
+  WHERE l.hash = x.hash AND l.day BETWEEN x.first_day AND x.last_day
+    AND l.event_id = x.event_id;
+  DELETE FROM event_key_sets WHERE event_id IN (SELECT id FROM gone);
+  RETURN NULL;
+END $$;
