@@ -9,10 +9,13 @@
  * detection's time goes, the key rows and lookups per event, and the load average.
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
- *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy]
+ *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy] [--explain]
+ *
+ * --explain (PostgreSQL): at the end, prints the plan of the statement that stores a batch's keys
+ * and finds its candidates, with the time and buffers of each step (EXPLAIN ANALYZE, rolled back).
  */
 import { parseArgs } from "node:util";
-import type { Sql } from "postgres";
+import postgres, { type Sql } from "postgres";
 import type { EventRecord } from "../shared/event-schema.ts";
 import { upsertEvents, type Writer } from "../server/db/events.ts";
 import { detectDuplicates, type DetectionTimings } from "../server/duplicates/detect-duplicates.ts";
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     backend: { type: "string", default: "postgres" },
     mix: { type: "string", default: "realistic" },
+    explain: { type: "boolean", default: false },
   },
 });
 const size = Number(values.size);
@@ -118,6 +122,48 @@ async function timeListings(sql: Sql): Promise<void> {
   }
 }
 
+/**
+ * The plan of the candidate statement for a new batch: the statement is caught as detection sends
+ * it (in a transaction rolled back), then run again under EXPLAIN ANALYZE (rolled back too).
+ */
+async function explainCandidates(url: string, writers: Writer[], batch: EventRecord[]) {
+  const caught: { query: string; params: unknown[] }[] = [];
+  const sql = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    debug: (_connection, query, params) => caught.push({ query, params: params as unknown[] }),
+  });
+  const rollback = new Error("rolled back");
+  const rolledBack = async (work: (tx: Sql) => Promise<void>) => {
+    await sql.begin(async (t) => {
+      await work(t as unknown as Sql);
+      throw rollback;
+    }).catch((err) => {
+      if (err !== rollback) throw err;
+    });
+  };
+  try {
+    await rolledBack(async (tx) => {
+      const outcome = await upsertEvents(tx, writers[0], batch);
+      await detectDuplicates(tx, {
+        contributorId: writers[0].contributorId,
+        changed: outcome.changed,
+      });
+    });
+    const statement = caught.find((c) => c.query.includes("INSERT INTO event_lookup_keys"));
+    if (statement === undefined) throw new Error("Cannot explain: no candidate statement was sent");
+    await rolledBack(async (tx) => {
+      const plan = await tx.unsafe(
+        `EXPLAIN (ANALYZE, BUFFERS) ${statement.query}`,
+        statement.params as never[],
+      );
+      console.log(plan.map((r) => r["QUERY PLAN"]).join("\n"));
+    });
+  } finally {
+    await sql.end();
+  }
+}
+
 const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 const location = await createTestDatabase(kind);
 const db = await openDatabase(location);
@@ -177,6 +223,9 @@ try {
       `${(timings["keys looked up"] / timings.events).toFixed(2)}`,
   );
   await timeListings(db.sql);
+  if (values.explain && location.databaseUrl) {
+    await explainCandidates(location.databaseUrl, writers, benchEvents(next, 100, mix));
+  }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const on = median(rate.on);
   const off = median(rate.off);
