@@ -45,8 +45,8 @@ export interface KeySetChange extends KeySet {
 // A key row stands for at most this many days of its listing: a one-day (or up to four-day)
 // listing has one row a key, a longer one a row for each stretch. A lookup reads the rows
 // starting from this many days, less one, before the days it wants, and the index itself drops
-// those ending before them. Changing it changes the rows a set stands for: raise the rules'
-// version and empty the key tables in a migration.
+// those ending before them. Changing it changes the rows a set stands for: empty the key tables in
+// a migration and raise the rules' version, which stores every listing's keys again.
 const STRETCH_DAYS = 4;
 // A key shared by more listings near one probe's days tells little (generic words): reading them
 // all would cost more than the rest of detection.
@@ -70,6 +70,31 @@ export interface Probe {
 }
 
 /**
+ * The key rows of `sets`: each key over each stretch of its set's days. (The delete trigger on
+ * events and the statement below find a set's rows by its key and days, whatever the stretches.)
+ */
+function keyRows(sets: KeySetChange[]) {
+  const rows = {
+    hash: [] as string[],
+    day: [] as number[],
+    last: [] as number[],
+    id: [] as string[],
+  };
+  for (const s of sets) {
+    for (let day = s.firstDay; day <= s.lastDay; day += STRETCH_DAYS) {
+      const last = Math.min(day + STRETCH_DAYS - 1, s.lastDay);
+      for (const key of s.keys) {
+        rows.hash.push(String(key));
+        rows.day.push(day);
+        rows.last.push(last);
+        rows.id.push(s.event_id);
+      }
+    }
+  }
+  return rows;
+}
+
+/**
  * Stores the key sets `sets` (writing only the key rows each gains and deleting those it loses)
  * and returns pairs (probe, candidate) of events that might be the same: sharing a lookup key
  * (server/duplicates/lookup-keys.ts) on days within reach, within the probe's bounds, listed by
@@ -87,7 +112,8 @@ export async function storeKeysAndFindCandidates(
   const ordinals = probes.flatMap((p, i) => p.keys.map(() => i + 1));
   const hashes = probes.flatMap((p) => p.keys.map(String));
   const ids = sets.map((s) => s.event_id);
-  const rows = await sql<(MatchRow & { probe: string })[]>`
+  const rows = keyRows(sets);
+  const found = await sql<(MatchRow & { probe: string })[]>`
     WITH given AS (
       -- Each set as an array literal: a ragged array of arrays is no parameter.
       SELECT * FROM unnest(${ids}::uuid[],
@@ -97,29 +123,37 @@ export async function storeKeysAndFindCandidates(
                            ${sets.map((s) => s.lastDay)}::int[])
         AS s(event_id, fingerprint, keys, first_day, last_day)
     ), fresh AS (
-      SELECT k.hash, d.day, least(d.day + ${STRETCH_DAYS - 1}, s.last_day) AS last, s.event_id
-      FROM given s
-      CROSS JOIN LATERAL unnest(s.keys::bigint[]) AS k(hash)
-      CROSS JOIN LATERAL generate_series(s.first_day, s.last_day, ${STRETCH_DAYS}) AS d(day)
-    ), old AS (
-      -- The rows stored now, from the sets read under the duplicates lock (a set read before it
-      -- may be stale), by the same rule as the fresh ones.
-      SELECT k.hash, d.day, least(d.day + ${STRETCH_DAYS - 1}, s.last_day) AS last, s.event_id
+      SELECT * FROM unnest(${rows.hash}::bigint[], ${rows.day}::int[], ${rows.last}::int[],
+                           ${rows.id}::uuid[]) AS f(hash, day, last, event_id)
+    ), held AS (
+      -- Each key a changed listing held (read under the duplicates lock: a set read before it
+      -- may be stale), and whether it keeps its rows: the same key over the same days.
+      SELECT s.event_id, s.first_day, s.last_day, k.hash,
+        (k.hash = ANY(g.keys::bigint[]) AND g.first_day = s.first_day
+          AND g.last_day = s.last_day) AS kept
       FROM event_key_sets s
+      JOIN given g ON g.event_id = s.event_id
       CROSS JOIN LATERAL unnest(s.keys) AS k(hash)
-      CROSS JOIN LATERAL generate_series(s.first_day, s.last_day, ${STRETCH_DAYS}) AS d(day)
       WHERE s.event_id = ANY(${ids}::uuid[])
     ), gone AS (
-      -- Only the rows a changed listing lost, each by the primary key; those it keeps stay (all
-      -- go when its days change).
-      DELETE FROM event_lookup_keys l
-      USING (SELECT * FROM old EXCEPT SELECT * FROM fresh) x
-      WHERE l.hash = x.hash AND l.day = x.day AND l.last = x.last AND l.event_id = x.event_id
+      -- The rows of the keys not kept, found by their key and days (LATERAL: one range scan
+      -- each, never a scan of the whole table) and deleted by their row address.
+      DELETE FROM event_lookup_keys
+      WHERE ctid = ANY(ARRAY(
+        SELECT r.ctid FROM held h
+        CROSS JOIN LATERAL (
+          SELECT l.ctid FROM event_lookup_keys l
+          WHERE l.hash = h.hash AND l.day BETWEEN h.first_day AND h.last_day
+            AND l.event_id = h.event_id
+        ) r
+        WHERE NOT h.kept))
     ), stored AS (
-      -- No ON CONFLICT: the rows are disjoint from those kept, and a speculative insertion costs
-      -- an index probe and a WAL record more a row.
+      -- No ON CONFLICT: the rows kept are left out, so none is there already, and a
+      -- speculative insertion costs an index probe and a WAL record more a row.
       INSERT INTO event_lookup_keys (hash, day, last, event_id)
-      SELECT * FROM fresh EXCEPT SELECT * FROM old
+      SELECT f.hash, f.day, f.last, f.event_id FROM fresh f
+      WHERE NOT EXISTS (
+        SELECT 1 FROM held h WHERE h.kept AND h.event_id = f.event_id AND h.hash = f.hash)
     ), sets AS (
       INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day)
       SELECT event_id, fingerprint, keys::bigint[], first_day, last_day FROM given
@@ -176,5 +210,5 @@ export async function storeKeysAndFindCandidates(
     SELECT probe, id, title, source_url, starts_at, ends_at, city, country, latitude, longitude,
            is_virtual, is_hybrid
     FROM ranked WHERE rank <= ${CANDIDATES_PER_PROBE}`;
-  return rows.map(({ probe, ...candidate }) => ({ probe, candidate }));
+  return found.map(({ probe, ...candidate }) => ({ probe, candidate }));
 }
