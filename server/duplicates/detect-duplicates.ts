@@ -119,7 +119,15 @@ export async function detectDuplicates(
     contributorId: batch.contributorId,
     sets: fresh.map((w) => {
       const days = storedDays(w.facts);
-      return { event_id: w.facts.id, ...w.set, firstDay: days.first, lastDay: days.last };
+      return {
+        event_id: w.facts.id,
+        ...w.set,
+        firstDay: days.first,
+        lastDay: days.last,
+        // As its candidate bounds read it: the matcher never joins two listings with coordinates
+        // further apart than their bands, unless one is online.
+        latitude: w.facts.online ? null : w.facts.point?.latitude ?? null,
+      };
     }),
     probes,
   });
