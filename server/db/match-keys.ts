@@ -46,8 +46,10 @@ export interface KeySetChange extends KeySet {
 
 // The key rows hold the whole degree of their listing's latitude, so that a lookup drops the
 // listings of far cities within the index (over half the rows a lookup found on the benchmark's
-// realistic mix) instead of reading their events.
-const degreeOf = (latitude: number | null) => latitude === null ? null : Math.floor(latitude);
+// realistic mix) instead of reading their events. A listing without coordinates, or online, holds
+// NO_DEGREE, outside every band (the column is part of the primary key, so it is never null).
+const NO_DEGREE = 99;
+const degreeOf = (latitude: number | null) => latitude === null ? NO_DEGREE : Math.floor(latitude);
 
 // A key row stands for at most this many days of its listing: a one-day (or up to four-day)
 // listing has one row a key, a longer one a row for each stretch. A lookup reads the rows
@@ -86,7 +88,7 @@ function keyRows(sets: KeySetChange[]) {
     day: [] as number[],
     last: [] as number[],
     id: [] as string[],
-    lat: [] as (number | null)[],
+    lat: [] as number[],
   };
   for (const s of sets) {
     const lat = degreeOf(s.latitude);
@@ -130,48 +132,49 @@ export async function storeKeysAndFindCandidates(
                            ${sets.map((s) => String(s.fingerprint))}::bigint[],
                            ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
                            ${sets.map((s) => s.firstDay)}::int[],
-                           ${sets.map((s) => s.lastDay)}::int[],
-                           ${sets.map((s) => degreeOf(s.latitude))}::int[])
-        AS s(event_id, fingerprint, keys, first_day, last_day, lat)
+                           ${sets.map((s) => s.lastDay)}::int[])
+        AS s(event_id, fingerprint, keys, first_day, last_day)
     ), fresh AS (
       SELECT * FROM unnest(${rows.hash}::bigint[], ${rows.day}::int[], ${rows.last}::int[],
                            ${rows.id}::uuid[], ${rows.lat}::int[]) AS f(hash, day, last, event_id, lat)
     ), held AS (
-      -- Each key a changed listing held (read under the duplicates lock: a set read before it
-      -- may be stale), and whether it keeps its rows: the same key over the same days and at the
-      -- same latitude.
-      SELECT s.event_id, s.first_day, s.last_day, k.hash,
-        (k.hash = ANY(g.keys::bigint[]) AND g.first_day = s.first_day
-          AND g.last_day = s.last_day AND g.lat IS NOT DISTINCT FROM s.lat) AS kept
+      -- The rows a changed listing holds now, found by its set's keys and days (the set read
+      -- under the duplicates lock: one read before it may be stale; LATERAL: one range scan of
+      -- the index each, never a scan of the whole table).
+      SELECT r.ctid AS address, r.hash, r.day, r.last, r.event_id, r.lat
       FROM event_key_sets s
-      JOIN given g ON g.event_id = s.event_id
       CROSS JOIN LATERAL unnest(s.keys) AS k(hash)
+      CROSS JOIN LATERAL (
+        SELECT l.ctid, l.hash, l.day, l.last, l.event_id, l.lat FROM event_lookup_keys l
+        WHERE l.hash = k.hash AND l.day BETWEEN s.first_day AND s.last_day
+          AND l.event_id = s.event_id
+      ) r
       WHERE s.event_id = ANY(${ids}::uuid[])
     ), gone AS (
-      -- The rows of the keys not kept, found by their key and days (LATERAL: one range scan
-      -- each, never a scan of the whole table) and deleted by their row address.
+      -- The rows it no longer has (a key lost, other days, another latitude), by row address.
       DELETE FROM event_lookup_keys
       WHERE ctid = ANY(ARRAY(
-        SELECT r.ctid FROM held h
-        CROSS JOIN LATERAL (
-          SELECT l.ctid FROM event_lookup_keys l
-          WHERE l.hash = h.hash AND l.day BETWEEN h.first_day AND h.last_day
-            AND l.event_id = h.event_id
-        ) r
-        WHERE NOT h.kept))
+        SELECT h.address FROM held h
+        WHERE NOT EXISTS (
+          SELECT 1 FROM fresh f
+          WHERE f.hash = h.hash AND f.day = h.day AND f.last = h.last
+            AND f.event_id = h.event_id AND f.lat = h.lat)))
     ), stored AS (
-      -- No ON CONFLICT: the rows kept are left out, so none is there already, and a
-      -- speculative insertion costs an index probe and a WAL record more a row.
+      -- The rows it did not have. No ON CONFLICT: the whole row is the primary key, so a row
+      -- deleted above and one inserted here are never the same key, and a speculative insertion
+      -- costs an index probe and a WAL record more a row.
       INSERT INTO event_lookup_keys (hash, day, last, event_id, lat)
       SELECT f.hash, f.day, f.last, f.event_id, f.lat FROM fresh f
       WHERE NOT EXISTS (
-        SELECT 1 FROM held h WHERE h.kept AND h.event_id = f.event_id AND h.hash = f.hash)
+        SELECT 1 FROM held h
+        WHERE h.hash = f.hash AND h.day = f.day AND h.last = f.last
+          AND h.event_id = f.event_id AND h.lat = f.lat)
     ), sets AS (
-      INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day, lat)
-      SELECT event_id, fingerprint, keys::bigint[], first_day, last_day, lat FROM given
+      INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day)
+      SELECT event_id, fingerprint, keys::bigint[], first_day, last_day FROM given
       ON CONFLICT (event_id) DO UPDATE
         SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
-            first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day, lat = EXCLUDED.lat
+            first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day
     ), probe AS (
       SELECT * FROM unnest(${probes.map((p) => p.id)}::uuid[],
         ${probes.map((p) => p.platform)}::text[],
@@ -196,7 +199,7 @@ export async function storeKeysAndFindCandidates(
           AND l.day BETWEEN p.first_day - ${STRETCH_DAYS - 1} AND p.last_day
           AND l.last >= p.first_day
           -- Read from the index (INCLUDE): a listing of a far city is dropped unread.
-          AND (p.south IS NULL OR l.lat IS NULL
+          AND (p.south IS NULL OR l.lat = ${NO_DEGREE}
             OR l.lat BETWEEN floor(p.south) AND floor(p.north))
         ORDER BY l.day, l.last, l.event_id
         LIMIT ${KEY_FANOUT}

@@ -100,11 +100,13 @@ for (const kind of testBackends()) {
       assert.equal((await postEvents(server.url, keys.bob, { events: [renamed] })).status, 200);
       await rowsMatchSets("renamed");
       assert.equal(await shownCount(), 4, "the renamed listing left its group");
-      // A listing whose days change rewrites its rows: ten days, then a day later, then one day.
+      // A listing whose days change rewrites its rows: ten days, six, ten a day later, then one.
       const long = { ...listing(1, "bob"), ends_at: "2033-04-11T18:00:00Z" };
       for (
         const moved of [
           long,
+          // Four days later, the same end: its last two stretches are the rows it had.
+          { ...long, starts_at: "2033-04-06T09:00:00Z" },
           { ...long, starts_at: "2033-04-03T09:00:00Z", ends_at: "2033-04-12T18:00:00Z" },
           { ...listing(1, "bob"), ends_at: undefined },
         ]
@@ -112,6 +114,20 @@ for (const kind of testBackends()) {
         assert.equal((await postEvents(server.url, keys.bob, { events: [moved] })).status, 200);
         await rowsMatchSets(`${moved.starts_at} to ${moved.ends_at}`);
       }
+      // One whose coordinates change rewrites them at its new latitude's degree, and back.
+      const latitudes = async () =>
+        (await sql<{ lat: number | null }[]>`SELECT DISTINCT l.lat FROM event_lookup_keys l
+          JOIN events e ON e.id = l.event_id WHERE e.external_id = 'bob-1'`).map((r) => r.lat);
+      const placed = { ...listing(1, "bob"), latitude: 51.05, longitude: 3.72 };
+      assert.equal((await postEvents(server.url, keys.bob, { events: [placed] })).status, 200);
+      await rowsMatchSets("placed");
+      assert.deepEqual(await latitudes(), [51]);
+      assert.equal(
+        (await postEvents(server.url, keys.bob, { events: [listing(1, "bob")] })).status,
+        200,
+      );
+      await rowsMatchSets("unplaced");
+      assert.deepEqual(await latitudes(), [99], "no latitude");
       const [rows] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys l
         JOIN events e ON e.id = l.event_id WHERE e.external_id = 'bob-1'`;
       const [set] = await sql`SELECT cardinality(s.keys) AS n FROM event_key_sets s

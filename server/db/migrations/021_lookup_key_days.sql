@@ -15,20 +15,21 @@ CREATE TABLE event_lookup_keys (
   day integer NOT NULL,
   last integer NOT NULL,
   event_id uuid NOT NULL,
-  -- The whole degree of the listing's latitude; null without coordinates or online. In the
-  -- index, so that a lookup drops far cities' listings without reading their events.
-  lat integer,
-  PRIMARY KEY (hash, day, last, event_id) INCLUDE (lat)
+  -- The whole degree of the listing's latitude, 99 without coordinates or online. In the index,
+  -- so that a lookup drops far cities' listings without reading their events; in the key, so
+  -- that a listing that moves deletes its old rows and inserts its new ones, never the same key.
+  lat integer NOT NULL,
+  PRIMARY KEY (hash, day, last, event_id, lat)
 );
 
--- A set now also says which days its key rows cover (days since 1970-01-01, UTC) and the latitude
--- they hold, so a changed listing's old rows are found again. The sets stored so far name keys of the old kind: they go,
+-- A set now also says which days its key rows cover (days since 1970-01-01, UTC), so a changed
+-- listing's old rows are found again. The sets stored so far name keys of the old kind: they go,
 -- and the rules' version (server/duplicates/rules-version.ts) raised with this change makes a
 -- server look at every event again at start, which stores them anew. Links and groups stay
 -- meanwhile.
 TRUNCATE event_key_sets;
 ALTER TABLE event_key_sets ADD COLUMN first_day integer NOT NULL,
-  ADD COLUMN last_day integer NOT NULL, ADD COLUMN lat integer;
+  ADD COLUMN last_day integer NOT NULL;
 
 -- A deleted event's key rows go with it, each found by its key and its set's days (LATERAL: one
 -- range scan of the index each, never a scan of the whole table) and deleted by row address.
