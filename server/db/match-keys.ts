@@ -150,25 +150,28 @@ export async function storeKeysAndFindCandidates(
           AND l.event_id = s.event_id
       ) r
       WHERE s.event_id = ANY(${ids}::uuid[])
+    ), diff AS (
+      -- Each row the batch's listings hold now or should hold, and which: grouped (a hash
+      -- aggregate), not joined, so that no plan compares every row with every other.
+      SELECT hash, day, last, event_id, lat, bool_or(was) AS was, bool_or(NOT was) AS wanted,
+        (array_agg(address) FILTER (WHERE was))[1] AS address
+      FROM (
+        SELECT hash, day, last, event_id, lat, true AS was, address FROM held
+        UNION ALL
+        SELECT hash, day, last, event_id, lat, false, NULL::tid FROM fresh
+      ) x
+      GROUP BY hash, day, last, event_id, lat
     ), gone AS (
-      -- The rows it no longer has (a key lost, other days, another latitude), by row address.
+      -- The rows a listing no longer has (a key lost, other days, another latitude), by row
+      -- address.
       DELETE FROM event_lookup_keys
-      WHERE ctid = ANY(ARRAY(
-        SELECT h.address FROM held h
-        WHERE NOT EXISTS (
-          SELECT 1 FROM fresh f
-          WHERE f.hash = h.hash AND f.day = h.day AND f.last = h.last
-            AND f.event_id = h.event_id AND f.lat = h.lat)))
+      WHERE ctid = ANY(ARRAY(SELECT address FROM diff WHERE was AND NOT wanted))
     ), stored AS (
       -- The rows it did not have. No ON CONFLICT: the whole row is the primary key, so a row
       -- deleted above and one inserted here are never the same key, and a speculative insertion
       -- costs an index probe and a WAL record more a row.
       INSERT INTO event_lookup_keys (hash, day, last, event_id, lat)
-      SELECT f.hash, f.day, f.last, f.event_id, f.lat FROM fresh f
-      WHERE NOT EXISTS (
-        SELECT 1 FROM held h
-        WHERE h.hash = f.hash AND h.day = f.day AND h.last = f.last
-          AND h.event_id = f.event_id AND h.lat = f.lat)
+      SELECT hash, day, last, event_id, lat FROM diff WHERE wanted AND NOT was
     ), sets AS (
       INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day)
       SELECT event_id, fingerprint, keys::bigint[], first_day, last_day FROM given
