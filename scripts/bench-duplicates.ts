@@ -9,10 +9,13 @@
  * detection's time goes, the key rows and lookups per event, and the load average.
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
- *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy]
+ *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy] [--explain]
+ *
+ * --explain (PostgreSQL): at the end, prints the plan of the statement that stores a batch's keys
+ * and finds its candidates, with the time and buffers of each step (EXPLAIN ANALYZE, rolled back).
  */
 import { parseArgs } from "node:util";
-import type { Sql } from "postgres";
+import postgres, { type Sql } from "postgres";
 import type { EventRecord } from "../shared/event-schema.ts";
 import { upsertEvents, type Writer } from "../server/db/events.ts";
 import { detectDuplicates, type DetectionTimings } from "../server/duplicates/detect-duplicates.ts";
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     backend: { type: "string", default: "postgres" },
     mix: { type: "string", default: "realistic" },
+    explain: { type: "boolean", default: false },
   },
 });
 const size = Number(values.size);
@@ -118,6 +122,54 @@ async function timeListings(sql: Sql): Promise<void> {
   }
 }
 
+/**
+ * The plan of the candidate statement for a new batch: the statement is caught as detection sends
+ * it (in a transaction rolled back), then run again under EXPLAIN ANALYZE (rolled back too).
+ */
+async function explainCandidates(url: string, writers: Writer[], batch: EventRecord[]) {
+  const caught: { query: string; params: unknown[] }[] = [];
+  const sql = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    debug: (_connection, query, params) => caught.push({ query, params: params as unknown[] }),
+  });
+  const rollback = new Error("rolled back");
+  const rolledBack = async (work: (tx: Sql) => Promise<void>) => {
+    await sql.begin(async (t) => {
+      await work(t as unknown as Sql);
+      throw rollback;
+    }).catch((err) => {
+      if (err !== rollback) throw err;
+    });
+  };
+  try {
+    await rolledBack(async (tx) => {
+      const outcome = await upsertEvents(tx, writers[0], batch);
+      await detectDuplicates(tx, {
+        contributorId: writers[0].contributorId,
+        changed: outcome.changed,
+      });
+    });
+    const statement = caught.find((c) => c.query.includes("INSERT INTO event_lookup_keys"));
+    if (statement === undefined) throw new Error("Cannot explain: no candidate statement was sent");
+    // postgres.js prepares the statement, and after five runs the server may keep a generic
+    // plan (one made without the parameters' values): both are shown.
+    for (const mode of ["force_custom_plan", "force_generic_plan"]) {
+      await rolledBack(async (tx) => {
+        await tx.unsafe(`SET LOCAL plan_cache_mode = ${mode}`);
+        const plan = await tx.unsafe(
+          `EXPLAIN (ANALYZE, BUFFERS) ${statement.query}`,
+          statement.params as never[],
+          { prepare: true },
+        );
+        console.log(`${mode}:\n${plan.map((r) => r["QUERY PLAN"]).join("\n")}`);
+      });
+    }
+  } finally {
+    await sql.end();
+  }
+}
+
 const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 const location = await createTestDatabase(kind);
 const db = await openDatabase(location);
@@ -150,9 +202,12 @@ try {
   const cpu = { on: [] as number[], off: [] as number[] };
   const timings: DetectionTimings = {};
   let next = 10_000_000;
+  // Each round's batches, kept to be pushed again a day later (below).
+  const pushed: { detect: boolean; work: [number, EventRecord[]][] }[] = [];
   for (let r = 0; r < rounds; r++) {
     for (const detect of [false, true]) {
       const work = [...batchesFrom(next, batches, 100)];
+      pushed.push({ detect, work });
       next += batches * 100;
       const cpuBefore = await cpuMilliseconds(db.sql, kind);
       const t = performance.now();
@@ -176,7 +231,36 @@ try {
       `${(timings["keys stored"] / timings.events).toFixed(2)}, lookups ` +
       `${(timings["keys looked up"] / timings.events).toFixed(2)}`,
   );
+  // The same listings a day later: each changed listing's key rows are all rewritten (its days
+  // changed), its links replaced and its group re-formed.
+  const moved: Record<string, number[]> = { on: [], off: [] };
+  const movedTimings: DetectionTimings = {};
+  const dayLater = (e: EventRecord): EventRecord => ({
+    ...e,
+    starts_at: new Date(Date.parse(e.starts_at) + 86_400_000).toISOString(),
+    ends_at: e.ends_at ? new Date(Date.parse(e.ends_at) + 86_400_000).toISOString() : e.ends_at,
+  });
+  for (const { detect, work } of pushed) {
+    const t = performance.now();
+    for (const [who, batch] of work) {
+      await store(db.sql, writers[who], batch.map(dayLater), detect && movedTimings);
+    }
+    moved[detect ? "on" : "off"].push((work.length * 100) / ((performance.now() - t) / 1000));
+  }
+  const movedMedian = (k: string) => [...moved[k]].sort((a, b) => a - b)[moved[k].length >> 1];
+  console.log(
+    `the same listings a day later: detection off ${movedMedian("off").toFixed(0)} events/s, on ` +
+      `${movedMedian("on").toFixed(0)} events/s (cost ` +
+      `${((1 - movedMedian("on") / movedMedian("off")) * 100).toFixed(1)}%); detection per batch ` +
+      `(ms): ${
+        Object.entries(movedTimings).filter(([k]) => !counts.includes(k))
+          .map(([k, v]) => `${k} ${(v / movedTimings.batches).toFixed(1)}`).join(", ")
+      }; load ${load()}`,
+  );
   await timeListings(db.sql);
+  if (values.explain && location.databaseUrl) {
+    await explainCandidates(location.databaseUrl, writers, benchEvents(next, 100, mix));
+  }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const on = median(rate.on);
   const off = median(rate.off);

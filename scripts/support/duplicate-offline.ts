@@ -12,7 +12,12 @@
  */
 import { EventInput } from "../../shared/event-schema.ts";
 import { type MatchFacts, matchFactsOf } from "../../server/duplicates/match-facts.ts";
-import { candidateBounds, probeKeys, storedKeys } from "../../server/duplicates/lookup-keys.ts";
+import {
+  candidateBounds,
+  probeKeys,
+  storedDays,
+  storedKeys,
+} from "../../server/duplicates/lookup-keys.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
 import { formGroups } from "../../server/duplicates/form-groups.ts";
 import { VECTOR_CANDIDATE } from "../../server/duplicates/vector-evidence.ts";
@@ -63,12 +68,12 @@ export function offlinePairs(
       return matchFactsOf({ ...record, id: e.external_id });
     })
   );
-  const byKey = new Map<number, string[]>();
+  const byKey = new Map<number, MatchFacts[]>();
   for (const f of facts) {
     for (const k of storedKeys(f)) {
-      const ids = byKey.get(k);
-      if (ids) ids.push(f.id);
-      else byKey.set(k, [f.id]);
+      const held = byKey.get(k);
+      if (held) held.push(f);
+      else byKey.set(k, [f]);
     }
   }
   const known = new Map(facts.map((f) => [f.id, f]));
@@ -84,8 +89,13 @@ export function offlinePairs(
     if (verdict.same) links.set(`${a} ${b}`, { a, b, score: verdict.score, kind: "detected" });
   };
   for (const f of facts) {
+    // As the database looks keys up: only listings whose stored days are within reach.
+    const reach = candidateBounds(f).days;
     for (const k of probeKeys(f)) {
-      for (const id of byKey.get(k) ?? []) compare(f.id, id);
+      for (const c of byKey.get(k) ?? []) {
+        const days = storedDays(c);
+        if (days.last >= reach.first && days.first <= reach.last) compare(f.id, c.id);
+      }
     }
   }
   if (o.vectors) {

@@ -20,23 +20,33 @@ export async function lockDuplicates(sql: Sql): Promise<void> {
 
 /**
  * Replaces the detected links touching the events `replacing` with `links`; operators' links
- * stay as they are. Returns how many links it removed.
+ * stay as they are. One statement: a link found again is kept (its score updated), and only
+ * those not found again are removed. Returns how many links it removed.
  */
 export async function replaceDetectedLinks(
   sql: Sql,
   o: { replacing: string[]; links: { a: string; b: string; score: number }[] },
 ): Promise<number> {
   const { replacing: ids, links } = o;
-  const removed = ids.length === 0 ? { count: 0 } : await sql`
-    DELETE FROM event_links
-    WHERE kind = 'detected' AND (a = ANY(${ids}::uuid[]) OR b = ANY(${ids}::uuid[]))`;
-  if (links.length === 0) return removed.count;
-  await sql`
-    INSERT INTO event_links (a, b, kind, score)
-    SELECT a, b, 'detected', score
-    FROM jsonb_to_recordset(${sql.json(links as never)}::jsonb) AS x(a uuid, b uuid, score real)
-    ON CONFLICT (a, b) DO NOTHING`;
-  return removed.count;
+  if (ids.length === 0 && links.length === 0) return 0;
+  // The delete spares the pairs found again, so it and the upsert touch different rows.
+  const [{ removed }] = await sql<{ removed: number }[]>`
+    WITH fresh AS (
+      SELECT * FROM unnest(${links.map((l) => l.a)}::uuid[], ${links.map((l) => l.b)}::uuid[],
+                           ${links.map((l) => l.score)}::real[]) AS x(a, b, score)
+    ), gone AS (
+      DELETE FROM event_links l
+      WHERE l.kind = 'detected' AND (l.a = ANY(${ids}::uuid[]) OR l.b = ANY(${ids}::uuid[]))
+        AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.a = l.a AND f.b = l.b)
+      RETURNING 1
+    ), written AS (
+      INSERT INTO event_links (a, b, kind, score)
+      SELECT a, b, 'detected', score FROM fresh
+      ON CONFLICT (a, b) DO UPDATE SET score = EXCLUDED.score
+        WHERE event_links.kind = 'detected' AND event_links.score <> EXCLUDED.score
+    )
+    SELECT count(*)::int AS removed FROM gone`;
+  return removed;
 }
 
 /** Records an operator's decision on a pair, replacing whatever link the pair had. */
@@ -50,16 +60,6 @@ export async function decideLink(
     VALUES (${a}, ${b}, ${pair.same ? "same" : "not_same"}, 1, ${pair.decidedBy})
     ON CONFLICT (a, b) DO UPDATE SET kind = EXCLUDED.kind, score = EXCLUDED.score,
       decided_by = EXCLUDED.decided_by, decided_at = now()`;
-}
-
-/** The other members of the groups `ids` are in now. */
-export async function groupMatesOf(sql: Sql, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await sql<{ id: string }[]>`
-    SELECT DISTINCT o.event_id AS id
-    FROM event_group_members m JOIN event_group_members o ON o.group_id = m.group_id
-    WHERE m.event_id = ANY(${ids}::uuid[]) AND NOT o.event_id = ANY(${ids}::uuid[])`;
-  return rows.map((r) => r.id);
 }
 
 /** Which of `ids` are in some group now. */
@@ -81,38 +81,6 @@ export async function ungroupedLinkedEvents(sql: Sql, limit: number): Promise<st
   return rows.map((r) => r.id);
 }
 
-/** What the canonical rule reads of each event. */
-export async function canonicalFactsOf(
-  sql: Sql,
-  ids: string[],
-): Promise<{ id: string; trusted: boolean; completeness: number; created_at: Date }[]> {
-  if (ids.length === 0) return [];
-  return await sql`
-    SELECT e.id, (k.trusted AND k.revoked_at IS NULL) AS trusted, e.created_at,
-      (num_nonnulls(e.description, e.ends_at, e.timezone, e.venue_name, e.city, e.country,
-        e.latitude, e.is_hybrid, e.price_min, e.event_type, e.organiser_name, e.organiser_url,
-        e.cover_image_url, e.attendee_count, e.capacity)
-       + (cardinality(e.topics) > 0)::int + (cardinality(e.tags) > 0)::int) AS completeness
-    FROM events e JOIN api_keys k ON k.id = e.last_key_id
-    WHERE e.id = ANY(${ids}::uuid[])`;
-}
-
-/** Replaces the group rows of `ids` with `members` (whose events must all be among `ids`). */
-export async function replaceGroupMembers(
-  sql: Sql,
-  ids: string[],
-  members: { event_id: string; group_id: string; canonical: boolean }[],
-): Promise<void> {
-  if (ids.length === 0) return;
-  await sql`DELETE FROM event_group_members WHERE event_id = ANY(${ids}::uuid[])`;
-  if (members.length === 0) return;
-  await sql`
-    INSERT INTO event_group_members (event_id, group_id, canonical)
-    SELECT event_id, group_id, canonical
-    FROM jsonb_to_recordset(${sql.json(members as never)}::jsonb) AS x(
-      event_id uuid, group_id uuid, canonical boolean)`;
-}
-
 /** The events in some group that `keyId` last wrote (whose canonical choice follows its trust). */
 export async function groupedEventsOfKey(sql: Sql, keyId: string): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`
@@ -127,18 +95,37 @@ export async function existingEvents(sql: Sql, ids: string[]): Promise<string[]>
   return rows.map((r) => r.id);
 }
 
+/** What the canonical rule reads of an event. */
+export interface CanonicalFacts {
+  id: string;
+  trusted: boolean;
+  completeness: number;
+  created_at: Date;
+}
+
 /**
- * The links of the component reachable from `ids` through links (at most `maxDepth` steps and
- * `maxEvents` events beyond `ids` themselves), in one statement.
+ * What regrouping `ids` reads, in one statement: the events reachable from them and from their
+ * group mates through links (at most `maxDepth` steps and `maxEvents` events beyond those), the
+ * links among them, and what the canonical rule reads of each (none for an event deleted
+ * meanwhile).
  */
-export async function linkedComponentOf(
+export async function groupNeighbourhoodOf(
   sql: Sql,
   o: { ids: string[]; maxDepth: number; maxEvents: number },
-): Promise<{ ids: string[]; links: Link[] }> {
-  if (o.ids.length === 0) return { ids: [], links: [] };
-  const links = await sql<Link[]>`
-    WITH RECURSIVE reach(id, depth) AS (
-      SELECT unnest(${o.ids}::uuid[]), 0
+): Promise<{ ids: string[]; links: Link[]; facts: CanonicalFacts[] }> {
+  if (o.ids.length === 0) return { ids: [], links: [], facts: [] };
+  const rows = await sql<
+    (Partial<CanonicalFacts> & { member: string; started: boolean; links: Link[] | null })[]
+  >`
+    WITH RECURSIVE start AS (
+      SELECT unnest(${o.ids}::uuid[]) AS id
+      UNION
+      -- The other members of their groups now: a group may lose its link to them.
+      SELECT o.event_id FROM event_group_members m
+      JOIN event_group_members o ON o.group_id = m.group_id
+      WHERE m.event_id = ANY(${o.ids}::uuid[])
+    ), reach(id, depth) AS (
+      SELECT id, 0 FROM start
       UNION
       -- Each side of a link through its own index: a join on "a = id OR b = id" read every link
       -- at each step, a cost that grew with the table.
@@ -153,15 +140,74 @@ export async function linkedComponentOf(
     ), members AS (
       -- The bound counts the events reached, not those asked for: cutting these left listings
       -- of a big batch linked but in no group.
-      SELECT id FROM reach GROUP BY id ORDER BY min(depth) LIMIT ${o.ids.length + o.maxEvents}
+      SELECT id FROM reach GROUP BY id ORDER BY min(depth)
+      LIMIT (SELECT count(*) FROM start) + ${o.maxEvents}
     )
-    SELECT l.a, l.b, l.kind, l.score
-    FROM members m JOIN event_links l ON l.a = m.id
-    WHERE l.b IN (SELECT id FROM members)`;
+    SELECT m.id AS member, m.id IN (SELECT id FROM start) AS started, e.id, (k.trusted AND k.revoked_at IS NULL) AS trusted, e.created_at,
+      (num_nonnulls(e.description, e.ends_at, e.timezone, e.venue_name, e.city, e.country,
+        e.latitude, e.is_hybrid, e.price_min, e.event_type, e.organiser_name, e.organiser_url,
+        e.cover_image_url, e.attendee_count, e.capacity)
+       + (cardinality(e.topics) > 0)::int + (cardinality(e.tags) > 0)::int) AS completeness,
+      (SELECT jsonb_agg(jsonb_build_object('a', l.a, 'b', l.b, 'kind', l.kind, 'score', l.score))
+       FROM event_links l WHERE l.a = m.id AND l.b IN (SELECT id FROM members)) AS links
+    FROM members m
+    LEFT JOIN events e ON e.id = m.id
+    LEFT JOIN api_keys k ON k.id = e.last_key_id`;
   const ids = new Set(o.ids);
-  for (const l of links) {
-    ids.add(l.a);
-    ids.add(l.b);
+  const links: Link[] = [];
+  const facts: CanonicalFacts[] = [];
+  for (const r of rows) {
+    // The ids asked for, their group mates, and the events linked among those reached (one
+    // reached only through a link the bound cut keeps its group).
+    if (r.started) ids.add(r.member);
+    for (const l of r.links ?? []) {
+      links.push(l);
+      ids.add(l.a);
+      ids.add(l.b);
+    }
+    if (r.id != null) {
+      facts.push({
+        id: r.id,
+        trusted: r.trusted === true,
+        completeness: Number(r.completeness),
+        created_at: r.created_at!,
+      });
+    }
   }
-  return { ids: [...ids], links };
+  return { ids: [...ids], links, facts };
+}
+
+/**
+ * Makes `members` the group rows of `ids` (whose events must all be among `ids`), in one
+ * statement: rows that stay as they were are not written again.
+ */
+export async function replaceGroupMembers(
+  sql: Sql,
+  ids: string[],
+  members: { event_id: string; group_id: string; canonical: boolean }[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  const misnamed = members.find((m) => m.canonical !== (m.event_id === m.group_id));
+  if (misnamed) {
+    throw new Error(`Cannot store group ${misnamed.group_id}: it is named by its canonical member`);
+  }
+  // The upsert and the delete touch different rows: the delete spares the new members.
+  await sql`
+    WITH fresh AS (
+      -- A group is named by its canonical member.
+      SELECT event_id, group_id, event_id = group_id AS canonical
+      FROM unnest(${members.map((m) => m.event_id)}::uuid[],
+                  ${members.map((m) => m.group_id)}::uuid[]) AS x(event_id, group_id)
+    ), written AS (
+      INSERT INTO event_group_members (event_id, group_id, canonical)
+      SELECT event_id, group_id, canonical FROM fresh
+      ON CONFLICT (event_id) DO UPDATE
+        SET group_id = EXCLUDED.group_id, canonical = EXCLUDED.canonical
+        WHERE (event_group_members.group_id, event_group_members.canonical)
+          IS DISTINCT FROM (EXCLUDED.group_id, EXCLUDED.canonical)
+    )
+    DELETE FROM event_group_members
+    WHERE event_id = ANY(${ids}::uuid[]) AND event_id <> ALL(${
+    members.map((m) => m.event_id)
+  }::uuid[])`;
 }

@@ -34,13 +34,31 @@ export async function keySetsOf(sql: Sql, ids: string[]): Promise<Map<string, Ke
   return sets;
 }
 
-/** An event's new key set. */
+/** An event's new key set, and the days its key rows cover. */
 export interface KeySetChange extends KeySet {
   event_id: string;
+  /** Days since 1970-01-01 (UTC), both included. */
+  firstDay: number;
+  lastDay: number;
+  /** Its latitude, where latitude bands apply to it: null without coordinates or online. */
+  latitude: number | null;
 }
 
-// A key shared by more listings in one week tells little (generic words): reading them all would
-// cost more than the rest of detection.
+// The key rows hold the whole degree of their listing's latitude, so that a lookup drops the
+// listings of far cities within the index (over half the rows a lookup found on the benchmark's
+// realistic mix) instead of reading their events. A listing without coordinates, or online, holds
+// NO_DEGREE, outside every band (the column is part of the primary key, so it is never null).
+const NO_DEGREE = 99;
+const degreeOf = (latitude: number | null) => latitude === null ? NO_DEGREE : Math.floor(latitude);
+
+// A key row stands for at most this many days of its listing: a one-day (or up to four-day)
+// listing has one row a key, a longer one a row for each stretch. A lookup reads the rows
+// starting from this many days, less one, before the days it wants, and the index itself drops
+// those ending before them. Changing it changes the rows a set stands for: empty the key tables in
+// a migration and raise the rules' version, which stores every listing's keys again.
+const STRETCH_DAYS = 4;
+// A key shared by more listings near one probe's days tells little (generic words): reading them
+// all would cost more than the rest of detection.
 const KEY_FANOUT = 64;
 // A listing finding more is a title of common words in a busy week: the matcher decides among
 // the ones sharing the most keys, then the closest in time.
@@ -56,15 +74,47 @@ export interface Probe {
   from: Date;
   to: Date;
   latitudes: [number, number] | null;
+  /** The days whose key rows can name a candidate (days since 1970-01-01, UTC). */
+  days: { first: number; last: number };
+}
+
+/**
+ * The key rows of `sets`: each key over each stretch of its set's days. (The delete trigger on
+ * events and the statement below find a set's rows by its key and days, whatever the stretches.)
+ */
+function keyRows(sets: KeySetChange[]) {
+  const rows = {
+    hash: [] as string[],
+    day: [] as number[],
+    last: [] as number[],
+    id: [] as string[],
+    lat: [] as number[],
+  };
+  for (const s of sets) {
+    const lat = degreeOf(s.latitude);
+    for (let day = s.firstDay; day <= s.lastDay; day += STRETCH_DAYS) {
+      const last = Math.min(day + STRETCH_DAYS - 1, s.lastDay);
+      for (const key of s.keys) {
+        rows.hash.push(String(key));
+        rows.day.push(day);
+        rows.last.push(last);
+        rows.id.push(s.event_id);
+        rows.lat.push(lat);
+      }
+    }
+  }
+  return rows;
 }
 
 /**
  * Stores the key sets `sets` (writing only the key rows each gains and deleting those it loses)
  * and returns pairs (probe, candidate) of events that might be the same: sharing a lookup key
- * (server/duplicates/lookup-keys.ts), within the probe's bounds, listed by another contributor
- * or on another platform. One statement for a whole batch (all of
+ * (server/duplicates/lookup-keys.ts) on days within reach, within the probe's bounds, listed by
+ * another contributor or on another platform. One statement for a whole batch (all of
  * `contributorId`'s): the candidates are read from the keys as they were before it, so the
- * batch's new listings are not among them.
+ * batch's new listings are not among them. Run under the duplicates lock (one writer of the key
+ * tables at a time: the key rows are exactly those of the sets, so a plain insert never meets
+ * a row already there).
  */
 export async function storeKeysAndFindCandidates(
   sql: Sql,
@@ -73,38 +123,61 @@ export async function storeKeysAndFindCandidates(
   const { probes, sets } = o;
   const ordinals = probes.flatMap((p, i) => p.keys.map(() => i + 1));
   const hashes = probes.flatMap((p) => p.keys.map(String));
-  // Each key once, in order: listings of one event in a batch share keys.
-  const keys = [...new Set(probes.flatMap((p) => p.keys))].sort((a, b) => a - b).map(String);
   const ids = sets.map((s) => s.event_id);
-  const rows = await sql<(MatchRow & { probe: string })[]>`
-    WITH fresh AS (
-      SELECT * FROM unnest(${sets.flatMap((s) => s.keys.map(String))}::bigint[],
-                           ${sets.flatMap((s) => s.keys.map(() => s.event_id))}::uuid[])
-        AS k(hash, event_id)
-    ), old AS (
-      -- The keys stored now, read under the duplicates lock: a set read before it may be stale.
-      SELECT unnest(s.keys) AS hash, s.event_id FROM event_key_sets s
-      WHERE s.event_id = ANY(${ids}::uuid[])
-    ), gone AS (
-      -- Only the keys a changed listing lost, each by the primary key; those it keeps stay.
-      DELETE FROM event_lookup_keys l
-      USING (SELECT hash, event_id FROM old EXCEPT SELECT hash, event_id FROM fresh) x
-      WHERE l.hash = x.hash AND l.event_id = x.event_id
-    ), stored AS (
-      INSERT INTO event_lookup_keys (hash, event_id)
-      SELECT hash, event_id FROM fresh EXCEPT SELECT hash, event_id FROM old
-      ON CONFLICT DO NOTHING
-    ), sets AS (
+  const rows = keyRows(sets);
+  const found = await sql<(MatchRow & { probe: string })[]>`
+    WITH given AS (
       -- Each set as an array literal: a ragged array of arrays is no parameter.
-      INSERT INTO event_key_sets (event_id, fingerprint, keys)
-      SELECT event_id, fingerprint, keys::bigint[]
-      FROM unnest(${ids}::uuid[],
-                  ${sets.map((s) => String(s.fingerprint))}::bigint[],
-                  ${
-    sets.map((s) => `{${s.keys.join(",")}}`)
-  }::text[]) AS s(event_id, fingerprint, keys)
+      SELECT * FROM unnest(${ids}::uuid[],
+                           ${sets.map((s) => String(s.fingerprint))}::bigint[],
+                           ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
+                           ${sets.map((s) => s.firstDay)}::int[],
+                           ${sets.map((s) => s.lastDay)}::int[])
+        AS s(event_id, fingerprint, keys, first_day, last_day)
+    ), fresh AS (
+      SELECT * FROM unnest(${rows.hash}::bigint[], ${rows.day}::int[], ${rows.last}::int[],
+                           ${rows.id}::uuid[], ${rows.lat}::int[]) AS f(hash, day, last, event_id, lat)
+    ), held AS (
+      -- The rows a changed listing holds now, found by its set's keys and days (the set read
+      -- under the duplicates lock: one read before it may be stale; LATERAL: one range scan of
+      -- the index each, never a scan of the whole table).
+      SELECT r.ctid AS address, r.hash, r.day, r.last, r.event_id, r.lat
+      FROM event_key_sets s
+      CROSS JOIN LATERAL unnest(s.keys) AS k(hash)
+      CROSS JOIN LATERAL (
+        SELECT l.ctid, l.hash, l.day, l.last, l.event_id, l.lat FROM event_lookup_keys l
+        WHERE l.hash = k.hash AND l.day BETWEEN s.first_day AND s.last_day
+          AND l.event_id = s.event_id
+      ) r
+      WHERE s.event_id = ANY(${ids}::uuid[])
+    ), diff AS (
+      -- Each row the batch's listings hold now or should hold, and which: grouped (a hash
+      -- aggregate), not joined, so that no plan compares every row with every other.
+      SELECT hash, day, last, event_id, lat, bool_or(was) AS was, bool_or(NOT was) AS wanted,
+        (array_agg(address) FILTER (WHERE was))[1] AS address
+      FROM (
+        SELECT hash, day, last, event_id, lat, true AS was, address FROM held
+        UNION ALL
+        SELECT hash, day, last, event_id, lat, false, NULL::tid FROM fresh
+      ) x
+      GROUP BY hash, day, last, event_id, lat
+    ), gone AS (
+      -- The rows a listing no longer has (a key lost, other days, another latitude), by row
+      -- address.
+      DELETE FROM event_lookup_keys
+      WHERE ctid = ANY(ARRAY(SELECT address FROM diff WHERE was AND NOT wanted))
+    ), stored AS (
+      -- The rows it did not have. No ON CONFLICT: the whole row is the primary key, so a row
+      -- deleted above and one inserted here are never the same key, and a speculative insertion
+      -- costs an index probe and a WAL record more a row.
+      INSERT INTO event_lookup_keys (hash, day, last, event_id, lat)
+      SELECT hash, day, last, event_id, lat FROM diff WHERE wanted AND NOT was
+    ), sets AS (
+      INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day)
+      SELECT event_id, fingerprint, keys::bigint[], first_day, last_day FROM given
       ON CONFLICT (event_id) DO UPDATE
-        SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys
+        SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
+            first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day
     ), probe AS (
       SELECT * FROM unnest(${probes.map((p) => p.id)}::uuid[],
         ${probes.map((p) => p.platform)}::text[],
@@ -112,35 +185,29 @@ export async function storeKeysAndFindCandidates(
         ${probes.map((p) => p.from.toISOString())}::timestamptz[],
         ${probes.map((p) => p.to.toISOString())}::timestamptz[],
         ${probes.map((p) => p.latitudes?.[0] ?? null)}::float8[],
-        ${probes.map((p) => p.latitudes?.[1] ?? null)}::float8[])
-        WITH ORDINALITY AS p(id, platform, at, lo, hi, south, north, n)
-    ), held AS (
-      -- The listings holding each key, at most KEY_FANOUT a key, read in one of two ways as the
-      -- server does best (the other branch's filter is false, so it is never run). PostgreSQL 17
-      -- and later read a sorted array of keys in one walk of the index: on PGlite (18) one scan
-      -- for a batch's keys took a third of the time of a lookup per key. PostgreSQL 15 walks the
-      -- index from the root for each key of the array, and the lookup per key was faster there.
-      SELECT hash, event_id FROM (
-        SELECT l.hash, l.event_id,
-          row_number() OVER (PARTITION BY l.hash ORDER BY l.event_id) AS nth
-        FROM event_lookup_keys l
-        WHERE l.hash = ANY(${keys}::bigint[])
-          AND current_setting('server_version_num')::int >= 170000
-      ) l WHERE nth <= ${KEY_FANOUT}
-      UNION ALL
-      -- LATERAL: one index lookup per key. A plain join let the planner hash the whole keys
-      -- table (1.2 million rows at 100,000 events) for a batch's thousand keys.
-      SELECT k.hash, l.event_id
-      FROM unnest(${keys}::bigint[]) AS k(hash)
-      CROSS JOIN LATERAL (
-        SELECT l.event_id FROM event_lookup_keys l WHERE l.hash = k.hash LIMIT ${KEY_FANOUT}
-      ) l
-      WHERE current_setting('server_version_num')::int < 170000
+        ${probes.map((p) => p.latitudes?.[1] ?? null)}::float8[],
+        ${probes.map((p) => p.days.first)}::int[],
+        ${probes.map((p) => p.days.last)}::int[])
+        WITH ORDINALITY AS p(id, platform, at, lo, hi, south, north, first_day, last_day, n)
     ), hit AS (
-      SELECT k.n, h.event_id, count(*) AS shared
+      -- LATERAL: one range scan of the index per key, over the rows whose days reach the
+      -- probe's (the stretches ending before them are dropped in the index, no event read). A
+      -- listing with several stretches in reach counts each key once.
+      SELECT p.n, l.event_id, count(DISTINCT k.hash) AS shared
       FROM unnest(${hashes}::bigint[], ${ordinals}::int[]) AS k(hash, n)
-      JOIN held h ON h.hash = k.hash
-      GROUP BY k.n, h.event_id
+      JOIN probe p ON p.n = k.n
+      CROSS JOIN LATERAL (
+        SELECT l.event_id FROM event_lookup_keys l
+        WHERE l.hash = k.hash
+          AND l.day BETWEEN p.first_day - ${STRETCH_DAYS - 1} AND p.last_day
+          AND l.last >= p.first_day
+          -- Read from the index (INCLUDE): a listing of a far city is dropped unread.
+          AND (p.south IS NULL OR l.lat = ${NO_DEGREE}
+            OR l.lat BETWEEN floor(p.south) AND floor(p.north))
+        ORDER BY l.day, l.last, l.event_id
+        LIMIT ${KEY_FANOUT}
+      ) l
+      GROUP BY p.n, l.event_id
     ), ranked AS (
       SELECT p.id AS probe, ce.*, row_number() OVER (
         PARTITION BY p.n
@@ -164,5 +231,5 @@ export async function storeKeysAndFindCandidates(
     SELECT probe, id, title, source_url, starts_at, ends_at, city, country, latitude, longitude,
            is_virtual, is_hybrid
     FROM ranked WHERE rank <= ${CANDIDATES_PER_PROBE}`;
-  return rows.map(({ probe, ...candidate }) => ({ probe, candidate }));
+  return found.map(({ probe, ...candidate }) => ({ probe, candidate }));
 }

@@ -13,7 +13,14 @@ import {
   storeKeysAndFindCandidates,
 } from "../db/match-keys.ts";
 import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
-import { candidateBounds, factsFingerprint, probeKeys, storedKeys } from "./lookup-keys.ts";
+import {
+  candidateBounds,
+  type DaySpan,
+  factsFingerprint,
+  probeKeys,
+  storedDays,
+  storedKeys,
+} from "./lookup-keys.ts";
 import { matchListings } from "./matcher.ts";
 import { findVectorCandidates } from "./vector-evidence.ts";
 import { regroup } from "./regroup.ts";
@@ -110,7 +117,18 @@ export async function detectDuplicates(
   }));
   const pairs = await storeKeysAndFindCandidates(sql, {
     contributorId: batch.contributorId,
-    sets: fresh.map((w) => ({ event_id: w.facts.id, ...w.set })),
+    sets: fresh.map((w) => {
+      const days = storedDays(w.facts);
+      return {
+        event_id: w.facts.id,
+        ...w.set,
+        firstDay: days.first,
+        lastDay: days.last,
+        // As its candidate bounds read it: the matcher never joins two listings with coordinates
+        // further apart than their bands, unless one is online.
+        latitude: w.facts.online ? null : w.facts.point?.latitude ?? null,
+      };
+    }),
     probes,
   });
   step("keys and candidates");
@@ -148,12 +166,12 @@ export async function detectDuplicates(
 }
 
 /**
- * Pairs of the batch's own listings on different platforms sharing a key: the statement that
- * stores their keys does not see them.
+ * Pairs of the batch's own listings on different platforms sharing a key on days within reach:
+ * the statement that stores their keys does not see them.
  */
 function pairsWithinBatch(
   fresh: { platform: string; set: KeySet; facts: MatchFacts }[],
-  probes: { id: string; keys: number[] }[],
+  probes: { id: string; keys: number[]; days: DaySpan }[],
 ): [string, string][] {
   const holders = new Map<number, number[]>();
   fresh.forEach((w, i) => {
@@ -163,11 +181,14 @@ function pairsWithinBatch(
       else holders.set(k, [i]);
     }
   });
+  const days = fresh.map((w) => storedDays(w.facts));
   const pairs: [string, string][] = [];
   probes.forEach((p, i) => {
     const found = new Set(p.keys.flatMap((k) => holders.get(k) ?? []));
     for (const j of found) {
-      if (j !== i && fresh[j].platform !== fresh[i].platform) pairs.push([p.id, fresh[j].facts.id]);
+      if (j === i || fresh[j].platform === fresh[i].platform) continue;
+      if (days[j].last < p.days.first || days[j].first > p.days.last) continue;
+      pairs.push([p.id, fresh[j].facts.id]);
     }
   });
   return pairs;

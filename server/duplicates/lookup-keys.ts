@@ -1,29 +1,20 @@
 /**
- * The keys candidates are looked up by. Two listings of one event take place within two days of
+ * The keys candidates are looked up by. Two listings of one event take place within 60 hours of
  * each other and share two naming words of their titles, or a one-word title's word, or their
- * own site, or their address. So each listing stores those keys for the weeks of its days, and
- * looks them up in every week its days, two either side, touch: the index returns the few
- * listings that could match, not a busy week's every event. Keys are hashed to 53 bits.
+ * own site, or their address. So each listing stores those keys with its days, and looks them up
+ * over the days its candidate window reaches: the index (server/db/match-keys.ts) returns the few
+ * listings holding a key near those days, not every listing holding it. Keys are hashed to 53
+ * bits.
  */
 import type { MatchFacts } from "./match-facts.ts";
 import { acronymKeys } from "./acronym-keys.ts";
 
 const DAY = 86_400_000;
-// Days either side of a listing's own: a day of slack for time zones, one more for lists that
-// are a day off.
-const SLACK_DAYS = 2;
-// Bound the keys of a long listing or a long title.
+// Bound the days a long listing stores and looks up its keys over.
 const MAX_DAYS = 16;
 // Three words carry a title's name: a fourth's pairs were 7% of the stored keys on the labelled
 // lists and 14-22% on the benchmark's titles, and found no labelled pair the others missed.
 const MAX_WORDS = 3;
-
-function weeks(f: MatchFacts, slack: number): number[] {
-  const first = Math.floor(f.start / DAY) - slack;
-  const last = Math.min(Math.floor(f.end / DAY), Math.floor(f.start / DAY) + MAX_DAYS) + slack;
-  const week = (day: number) => Math.floor(day / 7);
-  return Array.from({ length: week(last) - week(first) + 1 }, (_, i) => week(first) + i);
-}
 
 // Words saying what kind of event, not which one: a pair of two of them ("user group", "intro
 // to") is shared by dozens of listings a week in a busy calendar, each a candidate the matcher
@@ -62,7 +53,7 @@ function pairKeys(words: string[]): string[] {
   return keys;
 }
 
-function keysWithoutWeek(f: MatchFacts, side: "stored" | "probe"): string[] {
+function keyTexts(f: MatchFacts, side: "stored" | "probe"): string[] {
   const words = keyWords(f);
   const keys = pairKeys(words);
   // A one-word title ("React") stores its word and finds the titles that start with it ("React
@@ -103,9 +94,7 @@ function hash53(text: string): number {
 }
 
 function keysIn(f: MatchFacts, side: "stored" | "probe"): number[] {
-  const keys = keysWithoutWeek(f, side);
-  const slack = side === "probe" ? SLACK_DAYS : 0;
-  return [...new Set(weeks(f, slack).flatMap((w) => keys.map((k) => hash53(`${k}@${w}`))))];
+  return [...new Set(keyTexts(f, side).map(hash53))];
 }
 
 /**
@@ -117,14 +106,28 @@ export function factsFingerprint(f: MatchFacts): number {
   return hash53(`f:${JSON.stringify(read)}`);
 }
 
-/** What a listing stores: its keys in the weeks of its own days. */
+/** What a listing stores, over its own days (`storedDays`). */
 export function storedKeys(f: MatchFacts): number[] {
   return keysIn(f, "stored");
 }
 
-/** What a listing looks up: its keys in every week its days, two either side, touch. */
+/** What a listing looks up, over the days its candidates may hold (`candidateBounds`). */
 export function probeKeys(f: MatchFacts): number[] {
   return keysIn(f, "probe");
+}
+
+/** Days since 1970-01-01 (UTC), first and last, both included. */
+export interface DaySpan {
+  first: number;
+  last: number;
+}
+
+const dayOf = (ms: number) => Math.floor(ms / DAY);
+
+/** The days a listing's keys are stored over: its own, at most MAX_DAYS after its first. */
+export function storedDays(f: MatchFacts): DaySpan {
+  const first = dayOf(f.start);
+  return { first, last: Math.min(dayOf(f.end), first + MAX_DAYS) };
 }
 
 // The widest gap between two listings the matcher ever calls one event (the same address or
@@ -142,6 +145,8 @@ export interface CandidateBounds {
   to: Date;
   /** Null when `f` has no coordinates or is online; online candidates are never cut by it. */
   latitudes: [number, number] | null;
+  /** The days whose stored keys can name such a candidate (a long listing's first MAX_DAYS). */
+  days: DaySpan;
 }
 
 /** The bounds a candidate must fall in to be worth comparing with `f`. */
@@ -153,5 +158,22 @@ export function candidateBounds(f: MatchFacts): CandidateBounds {
     from: new Date(f.start - WINDOW_MS),
     to: new Date(f.end + WINDOW_MS),
     latitudes: lat === undefined ? null : [lat - FAR_DEGREES, lat + FAR_DEGREES],
+    days: {
+      first: dayOf(f.start - WINDOW_MS),
+      last: dayOf(Math.min(f.end, f.start + MAX_DAYS * DAY) + WINDOW_MS),
+    },
   };
+}
+
+/**
+ * Whether detection's lookup finds `stored` for `probe`: a key in common, and days in reach. (The
+ * database then keeps only those within all of `probe`'s bounds.) For tests and the offline
+ * evaluation, which look keys up in memory.
+ */
+export function lookupFinds(probe: MatchFacts, stored: MatchFacts): boolean {
+  const reach = candidateBounds(probe).days;
+  const days = storedDays(stored);
+  if (days.last < reach.first || days.first > reach.last) return false;
+  const keys = new Set(storedKeys(stored));
+  return probeKeys(probe).some((k) => keys.has(k));
 }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { acronymWords } from "../../server/duplicates/normalise-title.ts";
 import { matchFactsOf, type MatchSource } from "../../server/duplicates/match-facts.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
-import { probeKeys, storedKeys } from "../../server/duplicates/lookup-keys.ts";
+import { lookupFinds } from "../../server/duplicates/lookup-keys.ts";
 
 const listing = (o: Partial<MatchSource>) =>
   matchFactsOf({
@@ -28,13 +28,7 @@ const listing = (o: Partial<MatchSource>) =>
 type Listing = ReturnType<typeof listing>;
 
 // Detection compares a pair when either finds the other: each stores keys, the other probes them.
-const found = (a: Listing, b: Listing) => {
-  const has = (x: Listing, y: Listing) => {
-    const stored = new Set(storedKeys(y));
-    return probeKeys(x).some((k) => stored.has(k));
-  };
-  return has(a, b) && has(b, a);
-};
+const found = (a: Listing, b: Listing) => lookupFinds(a, b) && lookupFinds(b, a);
 
 Deno.test("a word with three capitals or more, at least half its letters, is an acronym", () => {
   assert.deepEqual(acronymWords("SCaLE 22x"), [{ word: "scale", letters: "scle" }]);

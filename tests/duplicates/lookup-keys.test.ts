@@ -5,7 +5,7 @@ import { matchListings } from "../../server/duplicates/matcher.ts";
 import {
   candidateBounds,
   factsFingerprint,
-  probeKeys,
+  lookupFinds,
   storedKeys,
 } from "../../server/duplicates/lookup-keys.ts";
 
@@ -25,10 +25,8 @@ const listing = (o: Partial<MatchSource>) =>
     ...o,
   });
 
-const shareAKey = (a: ReturnType<typeof listing>, b: ReturnType<typeof listing>) => {
-  const stored = new Set(storedKeys(b));
-  return probeKeys(a).some((k) => stored.has(k));
-};
+const shareAKey = (a: ReturnType<typeof listing>, b: ReturnType<typeof listing>) =>
+  lookupFinds(a, b);
 
 Deno.test("the matcher never joins listings outside the candidate bounds", () => {
   const a = listing({});
@@ -66,6 +64,22 @@ Deno.test("listings of one conference share a key whatever kind words their titl
   const rust = listing({ title: "Rust User Group Oslo", source_url: "https://e.example/" });
   const go = listing({ id: "f", title: "Go User Group Oslo", source_url: "https://f.example/" });
   assert.ok(!shareAKey(rust, go) && !shareAKey(go, rust));
+});
+
+Deno.test("a lookup reaches the listings within the matcher's 60 hours, not a week off", () => {
+  const a = listing({});
+  const at = (iso: string, ends?: string) =>
+    listing({ id: "b", starts_at: iso, ends_at: ends ?? null, source_url: "https://b.example/" });
+  // The same title on the days around: found, whichever looks the other up.
+  for (const iso of ["2031-02-07T22:00:00Z", "2031-02-12T20:00:00Z", "2031-02-10T09:00:00Z"]) {
+    assert.ok(matchListings(a, at(iso)).same, iso);
+    assert.ok(shareAKey(a, at(iso)) && shareAKey(at(iso), a), iso);
+  }
+  // A week off holds the same keys, but not on days in reach.
+  assert.ok(!shareAKey(a, at("2031-02-17T09:00:00Z")) && !shareAKey(at("2031-02-03T09:00:00Z"), a));
+  // A multi-day listing is found over its days: a ten-day one starting a week before.
+  const long = at("2031-02-03T09:00:00Z", "2031-02-12T18:00:00Z");
+  assert.ok(shareAKey(a, long) && shareAKey(long, a));
 });
 
 Deno.test("a listing's key set changes exactly when a field the matcher reads changes", () => {

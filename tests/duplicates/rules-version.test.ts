@@ -77,20 +77,63 @@ for (const kind of testBackends()) {
         0,
       );
 
-      // A listing whose title changes swaps the key rows it lost for those it gained: the rows
-      // are exactly the sets' keys.
+      // The key rows are exactly the sets' keys, each over its set's days in stretches of at
+      // most four days (a ten-day listing has three rows a key).
+      const rowsMatchSets = async (when: string) => {
+        const [strays] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys l
+          WHERE NOT EXISTS (SELECT 1 FROM event_key_sets s
+                            WHERE s.event_id = l.event_id AND l.hash = ANY(s.keys)
+                              AND l.day BETWEEN s.first_day AND s.last_day
+                              AND l.last = least(l.day + 3, s.last_day)
+                              AND (l.day - s.first_day) % 4 = 0)`;
+        assert.equal(strays.n, 0, `${when}: no key row outside its event's set`);
+        const [missing] = await sql`SELECT count(*)::int AS n FROM event_key_sets s
+          CROSS JOIN unnest(s.keys) AS k(hash)
+          CROSS JOIN generate_series(s.first_day, s.last_day, 4) AS d(day)
+          WHERE NOT EXISTS (SELECT 1 FROM event_lookup_keys l
+                            WHERE l.hash = k.hash AND l.event_id = s.event_id AND l.day = d.day)`;
+        assert.equal(missing.n, 0, `${when}: no key of a set without its rows`);
+      };
+      await rowsMatchSets("redetected");
+      // A listing whose title changes swaps the key rows it lost for those it gained.
       const renamed = { ...listing(0, "bob"), title: "Ostrica Summit Conf" };
       assert.equal((await postEvents(server.url, keys.bob, { events: [renamed] })).status, 200);
-      const [strays] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys l
-        WHERE NOT EXISTS (SELECT 1 FROM event_key_sets s
-                          WHERE s.event_id = l.event_id AND l.hash = ANY(s.keys))`;
-      assert.equal(strays.n, 0, "no key row outside its event's set");
-      const [missing] = await sql`SELECT count(*)::int AS n FROM event_key_sets s
-        CROSS JOIN unnest(s.keys) AS k(hash)
-        WHERE NOT EXISTS (SELECT 1 FROM event_lookup_keys l
-                          WHERE l.hash = k.hash AND l.event_id = s.event_id)`;
-      assert.equal(missing.n, 0, "no key of a set without its row");
+      await rowsMatchSets("renamed");
       assert.equal(await shownCount(), 4, "the renamed listing left its group");
+      // A listing whose days change rewrites its rows: ten days, six, ten a day later, then one.
+      const long = { ...listing(1, "bob"), ends_at: "2033-04-11T18:00:00Z" };
+      for (
+        const moved of [
+          long,
+          // Four days later, the same end: its last two stretches are the rows it had.
+          { ...long, starts_at: "2033-04-06T09:00:00Z" },
+          { ...long, starts_at: "2033-04-03T09:00:00Z", ends_at: "2033-04-12T18:00:00Z" },
+          { ...listing(1, "bob"), ends_at: undefined },
+        ]
+      ) {
+        assert.equal((await postEvents(server.url, keys.bob, { events: [moved] })).status, 200);
+        await rowsMatchSets(`${moved.starts_at} to ${moved.ends_at}`);
+      }
+      // One whose coordinates change rewrites them at its new latitude's degree, and back.
+      const latitudes = async () =>
+        (await sql<{ lat: number | null }[]>`SELECT DISTINCT l.lat FROM event_lookup_keys l
+          JOIN events e ON e.id = l.event_id WHERE e.external_id = 'bob-1'`).map((r) => r.lat);
+      const placed = { ...listing(1, "bob"), latitude: 51.05, longitude: 3.72 };
+      assert.equal((await postEvents(server.url, keys.bob, { events: [placed] })).status, 200);
+      await rowsMatchSets("placed");
+      assert.deepEqual(await latitudes(), [51]);
+      assert.equal(
+        (await postEvents(server.url, keys.bob, { events: [listing(1, "bob")] })).status,
+        200,
+      );
+      await rowsMatchSets("unplaced");
+      assert.deepEqual(await latitudes(), [99], "no latitude");
+      const [rows] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys l
+        JOIN events e ON e.id = l.event_id WHERE e.external_id = 'bob-1'`;
+      const [set] = await sql`SELECT cardinality(s.keys) AS n FROM event_key_sets s
+        JOIN events e ON e.id = s.event_id WHERE e.external_id = 'bob-1'`;
+      assert.equal(rows.n, set.n, "a one-day listing has a row a key");
+      assert.equal(await shownCount(), 4, "moved back, it is grouped again");
 
       // A deleted event's keys go with it.
       await sql`DELETE FROM events WHERE external_id LIKE 'alice-%'`;
