@@ -103,29 +103,44 @@ export interface CanonicalFacts {
   created_at: Date;
 }
 
+/** The other members of the groups `ids` are in now. */
+export async function groupMatesOf(sql: Sql, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<{ id: string }[]>`
+    SELECT DISTINCT o.event_id AS id
+    FROM event_group_members m JOIN event_group_members o ON o.group_id = m.group_id
+    WHERE m.event_id = ANY(${ids}::uuid[]) AND NOT o.event_id = ANY(${ids}::uuid[])`;
+  return rows.map((r) => r.id);
+}
+
+/** What the canonical rule reads of each event. */
+export async function canonicalFactsOf(
+  sql: Sql,
+  ids: string[],
+): Promise<{ id: string; trusted: boolean; completeness: number; created_at: Date }[]> {
+  if (ids.length === 0) return [];
+  return await sql`
+    SELECT e.id, (k.trusted AND k.revoked_at IS NULL) AS trusted, e.created_at,
+      (num_nonnulls(e.description, e.ends_at, e.timezone, e.venue_name, e.city, e.country,
+        e.latitude, e.is_hybrid, e.price_min, e.event_type, e.organiser_name, e.organiser_url,
+        e.cover_image_url, e.attendee_count, e.capacity)
+       + (cardinality(e.topics) > 0)::int + (cardinality(e.tags) > 0)::int) AS completeness
+    FROM events e JOIN api_keys k ON k.id = e.last_key_id
+    WHERE e.id = ANY(${ids}::uuid[])`;
+}
+
 /**
- * What regrouping `ids` reads, in one statement: the events reachable from them and from their
- * group mates through links (at most `maxDepth` steps and `maxEvents` events beyond those), the
- * links among them, and what the canonical rule reads of each (none for an event deleted
- * meanwhile).
+ * The links of the component reachable from `ids` through links (at most `maxDepth` steps and
+ * `maxEvents` events beyond `ids` themselves), in one statement.
  */
-export async function groupNeighbourhoodOf(
+export async function linkedComponentOf(
   sql: Sql,
   o: { ids: string[]; maxDepth: number; maxEvents: number },
-): Promise<{ ids: string[]; links: Link[]; facts: CanonicalFacts[] }> {
-  if (o.ids.length === 0) return { ids: [], links: [], facts: [] };
-  const rows = await sql<
-    (Partial<CanonicalFacts> & { member: string; started: boolean; links: Link[] | null })[]
-  >`
-    WITH RECURSIVE start AS (
-      SELECT unnest(${o.ids}::uuid[]) AS id
-      UNION
-      -- The other members of their groups now: a group may lose its link to them.
-      SELECT o.event_id FROM event_group_members m
-      JOIN event_group_members o ON o.group_id = m.group_id
-      WHERE m.event_id = ANY(${o.ids}::uuid[])
-    ), reach(id, depth) AS (
-      SELECT id, 0 FROM start
+): Promise<{ ids: string[]; links: Link[] }> {
+  if (o.ids.length === 0) return { ids: [], links: [] };
+  const links = await sql<Link[]>`
+    WITH RECURSIVE reach(id, depth) AS (
+      SELECT unnest(${o.ids}::uuid[]), 0
       UNION
       -- Each side of a link through its own index: a join on "a = id OR b = id" read every link
       -- at each step, a cost that grew with the table.
@@ -140,41 +155,17 @@ export async function groupNeighbourhoodOf(
     ), members AS (
       -- The bound counts the events reached, not those asked for: cutting these left listings
       -- of a big batch linked but in no group.
-      SELECT id FROM reach GROUP BY id ORDER BY min(depth)
-      LIMIT (SELECT count(*) FROM start) + ${o.maxEvents}
+      SELECT id FROM reach GROUP BY id ORDER BY min(depth) LIMIT ${o.ids.length + o.maxEvents}
     )
-    SELECT m.id AS member, m.id IN (SELECT id FROM start) AS started, e.id, (k.trusted AND k.revoked_at IS NULL) AS trusted, e.created_at,
-      (num_nonnulls(e.description, e.ends_at, e.timezone, e.venue_name, e.city, e.country,
-        e.latitude, e.is_hybrid, e.price_min, e.event_type, e.organiser_name, e.organiser_url,
-        e.cover_image_url, e.attendee_count, e.capacity)
-       + (cardinality(e.topics) > 0)::int + (cardinality(e.tags) > 0)::int) AS completeness,
-      (SELECT jsonb_agg(jsonb_build_object('a', l.a, 'b', l.b, 'kind', l.kind, 'score', l.score))
-       FROM event_links l WHERE l.a = m.id AND l.b IN (SELECT id FROM members)) AS links
-    FROM members m
-    LEFT JOIN events e ON e.id = m.id
-    LEFT JOIN api_keys k ON k.id = e.last_key_id`;
+    SELECT l.a, l.b, l.kind, l.score
+    FROM members m JOIN event_links l ON l.a = m.id
+    WHERE l.b IN (SELECT id FROM members)`;
   const ids = new Set(o.ids);
-  const links: Link[] = [];
-  const facts: CanonicalFacts[] = [];
-  for (const r of rows) {
-    // The ids asked for, their group mates, and the events linked among those reached (one
-    // reached only through a link the bound cut keeps its group).
-    if (r.started) ids.add(r.member);
-    for (const l of r.links ?? []) {
-      links.push(l);
-      ids.add(l.a);
-      ids.add(l.b);
-    }
-    if (r.id != null) {
-      facts.push({
-        id: r.id,
-        trusted: r.trusted === true,
-        completeness: Number(r.completeness),
-        created_at: r.created_at!,
-      });
-    }
+  for (const l of links) {
+    ids.add(l.a);
+    ids.add(l.b);
   }
-  return { ids: [...ids], links, facts };
+  return { ids: [...ids], links };
 }
 
 /**

@@ -1,7 +1,9 @@
 /** Keeps groups right: re-forms the groups around some events from the links between them. */
 import type { Sql } from "postgres";
 import {
-  groupNeighbourhoodOf,
+  canonicalFactsOf,
+  groupMatesOf,
+  linkedComponentOf,
   lockDuplicates,
   replaceGroupMembers,
   ungroupedLinkedEvents,
@@ -20,14 +22,16 @@ const MAX_ROUNDS = 4;
  */
 export async function regroup(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  // Two statements: one reads the groups around `ids` with their links and facts, one writes.
-  const component = await groupNeighbourhoodOf(sql, {
-    ids: [...new Set(ids)],
+  const mates = await groupMatesOf(sql, ids);
+  const component = await linkedComponentOf(sql, {
+    ids: [...new Set([...ids, ...mates])],
     maxDepth: MAX_ROUNDS,
     maxEvents: MAX_COMPONENT,
   });
   const groups = formGroups(component.ids, component.links);
-  const facts = new Map(component.facts.map((f) => [f.id, f]));
+  const facts = new Map(
+    (await canonicalFactsOf(sql, groups.flat())).map((f) => [f.id, f]),
+  );
   const members = groups.flatMap((group) => {
     // An event deleted meanwhile has no facts: it is in no group.
     const present = group.flatMap((id) => facts.get(id) ?? []);
