@@ -95,14 +95,6 @@ export async function existingEvents(sql: Sql, ids: string[]): Promise<string[]>
   return rows.map((r) => r.id);
 }
 
-/** What the canonical rule reads of an event. */
-export interface CanonicalFacts {
-  id: string;
-  trusted: boolean;
-  completeness: number;
-  created_at: Date;
-}
-
 /** The other members of the groups `ids` are in now. */
 export async function groupMatesOf(sql: Sql, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
@@ -113,11 +105,16 @@ export async function groupMatesOf(sql: Sql, ids: string[]): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** What the canonical rule reads of an event. */
+export interface CanonicalFacts {
+  id: string;
+  trusted: boolean;
+  completeness: number;
+  created_at: Date;
+}
+
 /** What the canonical rule reads of each event. */
-export async function canonicalFactsOf(
-  sql: Sql,
-  ids: string[],
-): Promise<{ id: string; trusted: boolean; completeness: number; created_at: Date }[]> {
+export async function canonicalFactsOf(sql: Sql, ids: string[]): Promise<CanonicalFacts[]> {
   if (ids.length === 0) return [];
   return await sql`
     SELECT e.id, (k.trusted AND k.revoked_at IS NULL) AS trusted, e.created_at,

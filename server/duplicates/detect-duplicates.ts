@@ -14,7 +14,9 @@ import {
 } from "../db/match-keys.ts";
 import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
 import {
+  bandLatitude,
   candidateBounds,
+  daysMeet,
   type DaySpan,
   factsFingerprint,
   probeKeys,
@@ -126,7 +128,7 @@ export async function detectDuplicates(
         lastDay: days.last,
         // As its candidate bounds read it: the matcher never joins two listings with coordinates
         // further apart than their bands, unless one is online.
-        latitude: w.facts.online ? null : w.facts.point?.latitude ?? null,
+        latitude: bandLatitude(w.facts),
       };
     }),
     probes,
@@ -187,7 +189,7 @@ function pairsWithinBatch(
     const found = new Set(p.keys.flatMap((k) => holders.get(k) ?? []));
     for (const j of found) {
       if (j === i || fresh[j].platform === fresh[i].platform) continue;
-      if (days[j].last < p.days.first || days[j].first > p.days.last) continue;
+      if (!daysMeet(days[j], p.days)) continue;
       pairs.push([p.id, fresh[j].facts.id]);
     }
   });

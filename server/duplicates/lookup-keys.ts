@@ -124,6 +124,19 @@ export interface DaySpan {
 
 const dayOf = (ms: number) => Math.floor(ms / DAY);
 
+/** Whether two spans of days share a day. */
+export function daysMeet(a: DaySpan, b: DaySpan): boolean {
+  return a.first <= b.last && b.first <= a.last;
+}
+
+/**
+ * The latitude `f`'s candidates are banded by, null when none applies: without coordinates, or
+ * online (two online listings are in the same place wherever their coordinates say).
+ */
+export function bandLatitude(f: MatchFacts): number | null {
+  return f.online ? null : f.point?.latitude ?? null;
+}
+
 /** The days a listing's keys are stored over: its own, at most MAX_DAYS after its first. */
 export function storedDays(f: MatchFacts): DaySpan {
   const first = dayOf(f.start);
@@ -151,13 +164,12 @@ export interface CandidateBounds {
 
 /** The bounds a candidate must fall in to be worth comparing with `f`. */
 export function candidateBounds(f: MatchFacts): CandidateBounds {
-  // Two online listings are in the same place wherever their coordinates say.
-  const lat = f.online ? undefined : f.point?.latitude;
+  const lat = bandLatitude(f);
   return {
     at: new Date(f.start),
     from: new Date(f.start - WINDOW_MS),
     to: new Date(f.end + WINDOW_MS),
-    latitudes: lat === undefined ? null : [lat - FAR_DEGREES, lat + FAR_DEGREES],
+    latitudes: lat === null ? null : [lat - FAR_DEGREES, lat + FAR_DEGREES],
     days: {
       first: dayOf(f.start - WINDOW_MS),
       last: dayOf(Math.min(f.end, f.start + MAX_DAYS * DAY) + WINDOW_MS),
@@ -171,9 +183,7 @@ export function candidateBounds(f: MatchFacts): CandidateBounds {
  * evaluation, which look keys up in memory.
  */
 export function lookupFinds(probe: MatchFacts, stored: MatchFacts): boolean {
-  const reach = candidateBounds(probe).days;
-  const days = storedDays(stored);
-  if (days.last < reach.first || days.first > reach.last) return false;
+  if (!daysMeet(candidateBounds(probe).days, storedDays(stored))) return false;
   const keys = new Set(storedKeys(stored));
   return probeKeys(probe).some((k) => keys.has(k));
 }
