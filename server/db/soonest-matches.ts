@@ -164,6 +164,8 @@ const ROW_SLACK = 1.5;
 const ROW_EXTRA = 100;
 /** Spans of rows asked for before the index is asked for every match left. */
 const ROW_ROUNDS = 3;
+/** How much further the next span reaches when one held no match. */
+const ROWS_WHEN_NONE = 8;
 
 /**
  * The soonest `count` matches after `after` from the text index, among the next so many events in
@@ -198,9 +200,6 @@ async function collectByRows(
   }
   return [...found, ...await collectFromIndex(sql, { ...o, after, count: o.count - found.length })];
 }
-
-/** How much further the next span reaches when one held no match. */
-const ROWS_WHEN_NONE = 8;
 
 /**
  * The first `count` matches among the next `rows` events within the filters in start order
