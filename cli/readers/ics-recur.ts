@@ -31,9 +31,15 @@ const LAST_YEAR = 9999;
 /** Thrown when an expansion reaches a bound: the series is reported, the feed goes on. */
 export class ExpansionLimit extends Error {}
 
-/** CPU time this process has used, in milliseconds. */
+/**
+ * CPU time this thread has used, in milliseconds. The thread's, where the runtime can tell it
+ * (Deno, Node 23.9+): a process's total also counts other threads, such as test files run in
+ * parallel in one process, which would spend this series' budget. Node 20 falls back to the
+ * process's total; the CLI runs its readers on one thread there.
+ */
+const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
 function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
+  const { user, system } = threadCpuUsage ? threadCpuUsage.call(process) : process.cpuUsage();
   return (user + system) / 1000;
 }
 
