@@ -4,6 +4,7 @@ import type { Config } from "./config.ts";
 import type { AiSearch } from "./embeddings/ai-search.ts";
 import type { StorageGuard } from "./db/disk-space.ts";
 import type { BatchSlots } from "./events/batch-slots.ts";
+import type { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
 
 /** The caller behind a verified key. */
 export interface Principal {
@@ -31,6 +32,8 @@ export interface AppDeps {
   storage?: StorageGuard;
   /** Bounds the pushed batches stored at once, so that they never hold the whole pool. */
   batchSlots: BatchSlots;
+  /** Detects the duplicates of pushed events after their batch commits; reads wait for it. */
+  duplicates: DuplicateDetector;
 }
 
 export type AppEnv = {

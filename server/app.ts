@@ -15,6 +15,7 @@ import { createSite } from "./web/site.tsx";
 import { mcpEndpoint } from "./mcp/endpoint.ts";
 import { clientAddress } from "./client-address.ts";
 import { refuseWritesWhenDiskLow } from "./middleware/refuse-writes.ts";
+import { readsAfterDetection } from "./middleware/reads-after-detection.ts";
 
 /** Builds the application around its dependencies. */
 export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
@@ -27,6 +28,7 @@ export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
     await next();
   });
   if (deps.storage) app.use("*", refuseWritesWhenDiskLow(deps.storage));
+  app.use("*", readsAfterDetection(deps.duplicates));
 
   const guards: Guards = {
     authenticate: await authenticate({ operatorKey: config.adminApiKey }),

@@ -13,6 +13,7 @@ import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
 import { BatchSlots } from "./events/batch-slots.ts";
+import { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
 import { listenHttp } from "./http-listen.ts";
 import { StorageGuard } from "./db/disk-space.ts";
 import type { VectorAvailability } from "./embeddings/vector-availability.ts";
@@ -57,7 +58,18 @@ export async function openService(config: Config): Promise<OpenedService> {
       worker: storage ? { roomToWrite: () => storage.roomToWrite() } : undefined,
     });
     stops.push(() => ai.stop());
-    const deps: AppDeps = { db, config, ai, storage, batchSlots: BatchSlots.forPool(db.poolSize) };
+    // Started here, not with the socket: in-process tests push and read through app.fetch.
+    const duplicates = new DuplicateDetector(db.sql);
+    duplicates.start();
+    stops.push(() => duplicates.stop());
+    const deps: AppDeps = {
+      db,
+      config,
+      ai,
+      storage,
+      batchSlots: BatchSlots.forPool(db.poolSize),
+      duplicates,
+    };
     return { app: await createApp(deps), deps, close: stopAll };
   } catch (err) {
     await stopAll();

@@ -5,7 +5,7 @@
  */
 import type { Sql } from "postgres";
 import { eventsInAiSearch } from "../db/vector-candidates.ts";
-import { redetectStored } from "./redetect-stored.ts";
+import { detectStored } from "./detect-stored.ts";
 
 /**
  * Detects the duplicates of those of `eventIds` now in AI search, reading their vectors; the
@@ -16,6 +16,9 @@ export async function detectEmbedded(sql: Sql, eventIds: string[]): Promise<void
   await sql.begin(async (transaction) => {
     // postgres.js types a transaction apart from the pool, though both run the same queries.
     const tx = transaction as unknown as Sql;
-    await redetectStored(tx, await eventsInAiSearch(tx, eventIds), () => true);
+    await detectStored(tx, await eventsInAiSearch(tx, eventIds), {
+      recompare: true,
+      vectors: () => true,
+    });
   });
 }

@@ -13,7 +13,7 @@ import {
 import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { redetectionRowsOf } from "../db/duplicate-rules.ts";
 import { eventsInAiSearch } from "../db/vector-candidates.ts";
-import { redetectStored } from "./redetect-stored.ts";
+import { detectStored } from "./detect-stored.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { regroup } from "./regroup.ts";
@@ -78,11 +78,10 @@ export async function regroupAfterTrustChange(sql: Sql, keyId: string): Promise<
     const grouped = await groupedEventsOfKey(tx, keyId);
     // Vectors are read only where some event still has one in AI search (so the store exists).
     const inAiSearch = new Set((await eventsInAiSearch(tx, grouped)).map((r) => r.id));
-    await redetectStored(
-      tx,
-      await redetectionRowsOf(tx, grouped),
-      (events) => events.some((e) => inAiSearch.has(e.id)),
-    );
+    await detectStored(tx, await redetectionRowsOf(tx, grouped), {
+      recompare: true,
+      vectors: (events) => events.some((e) => inAiSearch.has(e.id)),
+    });
     await regroup(tx, grouped);
   });
 }

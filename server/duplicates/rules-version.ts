@@ -7,7 +7,7 @@
  */
 import type { Sql } from "postgres";
 import { claimRedetection } from "../db/duplicate-rules.ts";
-import { redetectStored } from "./redetect-stored.ts";
+import { detectStored } from "./detect-stored.ts";
 
 /**
  * Raise this when a change to server/duplicates/ (normalisers, lookup keys, matcher) changes the
@@ -42,7 +42,7 @@ export async function redetectUnderCurrentRules(
       // postgres.js types a transaction apart from the pool, though both run the same queries.
       const tx = transaction as unknown as Sql;
       const rows = await claimRedetection(tx, { version, limit: o.batch ?? BATCH });
-      await redetectStored(tx, rows, () => vectors);
+      await detectStored(tx, rows, { recompare: true, vectors: () => vectors });
       return rows.length;
     });
     if (done === 0) return seen;

@@ -5,13 +5,14 @@ import type { AppDeps, Principal } from "../app-env.ts";
 import { unreviewedBudgets } from "../config.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
 import { recordFirstBatch } from "../db/api-keys.ts";
-import { detectDuplicates } from "../duplicates/detect-duplicates.ts";
+import { queueForDetection } from "../db/duplicate-queue.ts";
 import { recordReviewSignals } from "./review-signals.ts";
 import { budgetApplies, budgetRefusal, checkUpcomingBudget, OverBudget } from "./review-budget.ts";
 
 /**
- * Upserts the batch, keeps it for review when it is the key's first, and wakes the worker. An
- * unreviewed contributor's batch that would pass its budget is refused whole (409).
+ * Upserts the batch, keeps it for review when it is the key's first, queues its written events for
+ * duplicate detection, and wakes the detector and the embedding worker. An unreviewed
+ * contributor's batch that would pass its budget is refused whole (409).
  */
 export async function ingestBatch(
   deps: AppDeps,
@@ -24,6 +25,8 @@ export async function ingestBatch(
   }
   const limit = unreviewedBudgets(deps.config).maxUpcomingEvents;
   let outcome: UpsertOutcome;
+  // A batch waits while detection is too far behind, so that reads never wait long for it.
+  await deps.duplicates.roomToQueue();
   try {
     outcome = await deps.batchSlots.run(() =>
       deps.db.sql.begin(async (transaction) => {
@@ -32,7 +35,9 @@ export async function ingestBatch(
         const limited = await budgetApplies(tx, principal);
         const result = await upsertEvents(tx, { keyId, contributorId }, events);
         if (limited) await checkUpcomingBudget(tx, { contributorId, limit });
-        await detectDuplicates(tx, { contributorId, changed: result.changed });
+        // Detected after the commit (server/duplicates/duplicate-detector.ts), while the next
+        // batch is stored.
+        await queueForDetection(tx, result.changed);
         // A trusted key's events need no review; only what waits for review is signalled.
         if (!principal.trusted) {
           await recordReviewSignals(tx, { contributorId, events, outcome: result });
@@ -47,6 +52,7 @@ export async function ingestBatch(
     if (err instanceof OverBudget) throw await budgetRefusal(deps.db.sql, { contributorId, limit });
     throw err;
   }
+  if (outcome.changed.length > 0) deps.duplicates.wake();
   // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
   // while this batch was in flight.
   if (principal.trusted && outcome.eventIds.length > 0) {

@@ -79,7 +79,10 @@ for (const kind of testBackends()) {
 
       // The key rows are exactly the sets' keys, each over its set's days in stretches of at
       // most four days (a ten-day listing has three rows a key).
+      // Read here, not through the API: after the push's duplicate detection (run after commit).
+      const detected = () => server.service.deps.duplicates.settled();
       const rowsMatchSets = async (when: string) => {
+        await detected();
         const [strays] = await sql`SELECT count(*)::int AS n FROM event_lookup_keys l
           WHERE NOT EXISTS (SELECT 1 FROM event_key_sets s
                             WHERE s.event_id = l.event_id AND l.hash = ANY(s.keys)
@@ -115,9 +118,11 @@ for (const kind of testBackends()) {
         await rowsMatchSets(`${moved.starts_at} to ${moved.ends_at}`);
       }
       // One whose coordinates change rewrites them at its new latitude's degree, and back.
-      const latitudes = async () =>
-        (await sql<{ lat: number | null }[]>`SELECT DISTINCT l.lat FROM event_lookup_keys l
+      const latitudes = async () => {
+        await detected();
+        return (await sql<{ lat: number | null }[]>`SELECT DISTINCT l.lat FROM event_lookup_keys l
           JOIN events e ON e.id = l.event_id WHERE e.external_id = 'bob-1'`).map((r) => r.lat);
+      };
       const placed = { ...listing(1, "bob"), latitude: 51.05, longitude: 3.72 };
       assert.equal((await postEvents(server.url, keys.bob, { events: [placed] })).status, 200);
       await rowsMatchSets("placed");

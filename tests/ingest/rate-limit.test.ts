@@ -14,6 +14,7 @@ import { LocalProvider } from "../../server/embeddings/local-provider.ts";
 import { get, postEvents, type Reply, send } from "./support/http.ts";
 import { freshEvent } from "./support/batches.ts";
 import { startServerProcess } from "./support/server-process.ts";
+import { DuplicateDetector } from "../../server/duplicates/duplicate-detector.ts";
 
 const POLICY = /^"default";q=(\d+);w=(\d+)$/;
 const STATE = /^"default";r=(\d+);t=(\d+)$/;
@@ -184,7 +185,14 @@ Deno.test("[pglite] two app instances on one database share one limit", async ()
   const config = { ...loadConfig({ ADMIN_API_KEY: adminKey }), logRequests: false };
   const servers = await Promise.all([0, 1].map(async () => {
     const ai = await startAiSearch(db, { provider: new LocalProvider(), runWorker: false });
-    const app = await createApp({ db, config, ai, batchSlots: BatchSlots.forPool(db.poolSize) });
+    const duplicates = new DuplicateDetector(db.sql);
+    const app = await createApp({
+      db,
+      config,
+      ai,
+      batchSlots: BatchSlots.forPool(db.poolSize),
+      duplicates,
+    });
     const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
     const server = Deno.serve({
       port: 0,
@@ -192,7 +200,7 @@ Deno.test("[pglite] two app instances on one database share one limit", async ()
       onListen: (addr) => resolve(addr as Deno.NetAddr),
     }, app.fetch);
     const addr = await promise;
-    return { url: `http://127.0.0.1:${addr.port}`, server };
+    return { url: `http://127.0.0.1:${addr.port}`, server, duplicates };
   }));
   try {
     await assertSharedLimit(servers.map((s) => s.url), adminKey);
@@ -200,6 +208,7 @@ Deno.test("[pglite] two app instances on one database share one limit", async ()
     assert.equal(health.status, 200);
   } finally {
     await Promise.all(servers.map((s) => s.server.shutdown()));
+    await Promise.all(servers.map((s) => s.duplicates.stop()));
     await db.close();
   }
 });

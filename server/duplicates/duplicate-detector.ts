@@ -1,0 +1,174 @@
+/**
+ * Detection after commit. A batch's transaction only queues the events it wrote
+ * (server/db/duplicate-queue.ts) and wakes the detector, which detects them in transactions of its
+ * own under the duplicates lock, taking up to `batchSize` queued events at a time. So the next
+ * batch is stored while this one is detected, on another connection and, with PostgreSQL, another
+ * core; a backlog is detected in fewer, larger transactions.
+ *
+ * Reads stay consistent for this server: `settled()` waits until every event queued before it was
+ * called is detected, and the read middleware calls it, so a listing read after a push returns
+ * shows the groups that push formed. Another server sharing the database groups this server's
+ * events within moments (its own reads do not wait for them); queued rows outlive a stop, and
+ * `start()` takes what a stopped server left.
+ */
+import type { Sql } from "postgres";
+import { lockDuplicates } from "../db/duplicate-links.ts";
+import { takeQueued } from "../db/duplicate-queue.ts";
+import { detectStored } from "./detect-stored.ts";
+import type { DetectionTimings } from "./detect-duplicates.ts";
+
+/** How a detector runs. */
+export interface DetectorOptions {
+  /** Queued events taken in one transaction. */
+  batchSize?: number;
+  /**
+   * Batches woken for and not yet detected past which `roomToQueue()` waits: ingestion slows
+   * down to what detection keeps up with, instead of the queue and every read's wait growing.
+   */
+  maxBacklog?: number;
+  /** After a failed run, the first wait before trying again (doubled each time, at most 30 s). */
+  retryMs?: number;
+  /** Milliseconds of each detection step, added up (benchmarks). */
+  timings?: DetectionTimings;
+}
+
+const MAX_RETRY_MS = 30_000;
+
+/** Detects queued events in the background; see the module comment. */
+export class DuplicateDetector {
+  readonly #sql: Sql;
+  readonly #batchSize: number;
+  readonly #maxBacklog: number;
+  readonly #retryMs: number;
+  readonly #timings?: DetectionTimings;
+  /** Wakes so far, and how many of them are detected: each wake is one committed batch. */
+  #requested = 0;
+  #done = 0;
+  #running: Promise<void> | null = null;
+  #retry: ReturnType<typeof setTimeout> | null = null;
+  #failures = 0;
+  #stopped = false;
+  #waiters: { upTo: number; resolve: () => void }[] = [];
+
+  constructor(sql: Sql, options: DetectorOptions = {}) {
+    this.#sql = sql;
+    this.#batchSize = options.batchSize ?? 500;
+    this.#maxBacklog = options.maxBacklog ?? 8;
+    this.#retryMs = options.retryMs ?? 1_000;
+    this.#timings = options.timings;
+  }
+
+  /** Takes what is queued already (a stopped server's batches). */
+  start(): void {
+    this.wake();
+  }
+
+  /** A batch's events are queued and committed: detect them. */
+  wake(): void {
+    if (this.#stopped) return;
+    this.#requested++;
+    this.#run();
+  }
+
+  /**
+   * Resolves once every batch woken for before this call is detected, or after `timeoutMs`, or at
+   * once while detection fails (reads then show listings ungrouped rather than wait).
+   */
+  settled(timeoutMs = 5_000): Promise<void> {
+    if (this.#done >= this.#requested || this.#failures > 0 || this.#stopped) {
+      return Promise.resolve();
+    }
+    return this.#wait(this.#requested, timeoutMs);
+  }
+
+  /** Resolves when the backlog is within bounds (or after `timeoutMs`): called before a batch. */
+  roomToQueue(timeoutMs = 30_000): Promise<void> {
+    const upTo = this.#requested - this.#maxBacklog;
+    if (this.#done >= upTo || this.#failures > 0 || this.#stopped) return Promise.resolve();
+    return this.#wait(upTo, timeoutMs);
+  }
+
+  /** Batches woken for and not yet detected. */
+  get backlog(): number {
+    return this.#requested - this.#done;
+  }
+
+  /** Stops taking work and waits for the run in progress; what is queued stays queued. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#retry !== null) clearTimeout(this.#retry);
+    await this.#running;
+    for (const w of this.#waiters.splice(0)) w.resolve();
+  }
+
+  #wait(upTo: number, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiter = {
+        upTo,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        resolve();
+      }, timeoutMs);
+      this.#waiters.push(waiter);
+    });
+  }
+
+  #run(): void {
+    if (this.#running !== null || this.#retry !== null || this.#stopped) return;
+    this.#running = this.#drain().then(
+      () => {
+        this.#failures = 0;
+      },
+      (err) => {
+        this.#failures++;
+        console.error("Cannot detect duplicates of queued events (tried again soon):", err);
+        this.#release(this.#requested);
+        const delay = Math.min(this.#retryMs * 2 ** (this.#failures - 1), MAX_RETRY_MS);
+        this.#retry = setTimeout(() => {
+          this.#retry = null;
+          this.#run();
+        }, delay);
+      },
+    ).finally(() => {
+      this.#running = null;
+      if (this.#done < this.#requested) this.#run();
+    });
+  }
+
+  /** Detects queued events until a take finds fewer than a batch: the queue was empty. */
+  async #drain(): Promise<void> {
+    while (!this.#stopped) {
+      // Every batch woken for by now is committed, so this take or a later one sees its events.
+      const upTo = this.#requested;
+      const taken = await this.#sql.begin(async (transaction) => {
+        // postgres.js types a transaction apart from the pool, though both run the same queries.
+        const tx = transaction as unknown as Sql;
+        // Taken under the lock: another server's detector has committed what it took.
+        await lockDuplicates(tx);
+        const queued = await takeQueued(tx, this.#batchSize);
+        await detectStored(tx, queued.events, {
+          recompare: false,
+          vectors: () => false,
+          timings: this.#timings,
+        });
+        return queued.taken;
+      });
+      if (taken < this.#batchSize) {
+        this.#release(upTo);
+        if (this.#done >= this.#requested) return;
+      }
+    }
+  }
+
+  #release(upTo: number): void {
+    this.#done = Math.max(this.#done, upTo);
+    const ready = this.#waiters.filter((w) => w.upTo <= this.#done);
+    this.#waiters = this.#waiters.filter((w) => w.upTo > this.#done);
+    for (const w of ready) w.resolve();
+  }
+}

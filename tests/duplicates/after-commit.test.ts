@@ -1,0 +1,117 @@
+/**
+ * Detection after commit (server/duplicates/duplicate-detector.ts): a push queues its events and
+ * returns; reads wait for the detection of what was pushed before them; what a stopped server
+ * left queued is detected by the next detector on the database, and nothing is detected twice or
+ * lost.
+ */
+import assert from "node:assert/strict";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, startTestApp } from "../../dev-support/test-server.ts";
+import { get, postEvents } from "../ingest/support/http.ts";
+import { DuplicateDetector } from "../../server/duplicates/duplicate-detector.ts";
+
+/** One conference as two lists word it, and `n` meetups of one city the same week. */
+const copies = [
+  {
+    external_id: "gophercon-eu-2032",
+    platform: "other",
+    source_url: "https://gophercon.eu/?ref=list",
+    title: "GopherCon Europe 2032",
+    starts_at: "2032-06-14T09:00:00+02:00",
+    city: "Berlin",
+    country: "Germany",
+  },
+  {
+    external_id: "luma-77",
+    platform: "luma",
+    source_url: "https://www.gophercon.eu/",
+    title: "GopherCon EU",
+    starts_at: "2032-06-14T07:00:00Z",
+    city: "Berlin",
+    country: "DE",
+  },
+];
+const meetups = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    external_id: `meetup-${i}`,
+    platform: "meetup",
+    source_url: `https://www.meetup.com/berlin-tech/events/${i}/`,
+    title: `Berlin Tech Evening #${i + 1}`,
+    starts_at: `2032-06-1${i % 5}T18:00:00Z`,
+    city: "Berlin",
+    country: "Germany",
+  }));
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] a push returns before detection; reads wait for it; a stopped server's queue is detected by the next`, async () => {
+    const server = await startTestApp(kind);
+    const { sql } = server.service.deps.db;
+    const detector = server.service.deps.duplicates;
+    const shown = async () =>
+      (await get(server.url, "/api/v1/events?from=2032-01-01&limit=100")).body.data.length;
+    const queued = async () =>
+      (await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM duplicate_queue`)[0].n;
+    try {
+      const alice = (await createApiKey(server, { contributor: "alice" })).key;
+      const bob = (await createApiKey(server, { contributor: "bob" })).key;
+      assert.equal((await postEvents(server.url, alice, { events: [copies[0]] })).status, 200);
+      assert.equal((await postEvents(server.url, bob, { events: copies.slice(1) })).status, 200);
+      // Read at once: the read waits for the detection of both pushes.
+      assert.equal(await shown(), 1, "one listing per group right after the push returns");
+      assert.equal(await queued(), 0, "the queue is empty once detected");
+      assert.equal(detector.backlog, 0);
+
+      // A server stopped before detecting leaves its pushes queued; its reads no longer wait.
+      await detector.stop();
+      assert.equal(
+        (await postEvents(server.url, alice, { events: meetups(12) })).status,
+        200,
+      );
+      assert.equal(await queued(), 12);
+      assert.equal(await shown(), 13, "ungrouped, and not detected, while no detector runs");
+
+      // The next detector on the database takes them at start, in batches of its size.
+      const next = new DuplicateDetector(sql, { batchSize: 5 });
+      try {
+        next.start();
+        await next.settled();
+        assert.equal(await queued(), 0);
+        assert.equal(next.backlog, 0);
+        const [sets] = await sql<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM event_key_sets s JOIN events e ON e.id = s.event_id
+          WHERE e.external_id LIKE 'meetup-%'`;
+        assert.equal(sets.n, 12, "each queued event detected once: its keys stored");
+        // Numbered meetups are other instances, never one group.
+        assert.equal(await shown(), 13);
+      } finally {
+        await next.stop();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  Deno.test(`[${kind}] an event deleted before detection leaves nothing behind`, async () => {
+    const server = await startTestApp(kind);
+    const { sql } = server.service.deps.db;
+    try {
+      const alice = (await createApiKey(server, { contributor: "alice" })).key;
+      await server.service.deps.duplicates.stop();
+      assert.equal((await postEvents(server.url, alice, { events: [copies[0]] })).status, 200);
+      await sql`DELETE FROM events`;
+      const next = new DuplicateDetector(sql);
+      try {
+        next.start();
+        await next.settled();
+      } finally {
+        await next.stop();
+      }
+      for (const table of ["duplicate_queue", "event_key_sets", "event_lookup_keys"]) {
+        const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM ${sql(table)}`;
+        assert.equal(n, 0, `${table} is empty`);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+}
