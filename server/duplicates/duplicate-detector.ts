@@ -9,7 +9,8 @@
  * called is detected, and the read middleware calls it, so a listing read after a push returns
  * shows the groups that push formed. Another server sharing the database groups this server's
  * events within moments (its own reads do not wait for them); queued rows outlive a stop, and
- * `start()` takes what a stopped server left.
+ * `start()` takes what a stopped server left, then looks again every minute (another server may
+ * have stopped before detecting its pushes).
  */
 import type { Sql } from "postgres";
 import { lockDuplicates } from "../db/duplicate-links.ts";
@@ -28,6 +29,8 @@ export interface DetectorOptions {
   maxBacklog?: number;
   /** After a failed run, the first wait before trying again (doubled each time, at most 30 s). */
   retryMs?: number;
+  /** After start(), how often to look for what other servers left queued. */
+  pollMs?: number;
   /** Milliseconds of each detection step, added up (benchmarks). */
   timings?: DetectionTimings;
 }
@@ -40,6 +43,8 @@ export class DuplicateDetector {
   readonly #batchSize: number;
   readonly #maxBacklog: number;
   readonly #retryMs: number;
+  readonly #pollMs: number;
+  #poll: ReturnType<typeof setInterval> | null = null;
   readonly #timings?: DetectionTimings;
   /** Wakes so far, and how many of them are detected: each wake is one committed batch. */
   #requested = 0;
@@ -55,12 +60,14 @@ export class DuplicateDetector {
     this.#batchSize = options.batchSize ?? 500;
     this.#maxBacklog = options.maxBacklog ?? 8;
     this.#retryMs = options.retryMs ?? 1_000;
+    this.#pollMs = options.pollMs ?? 60_000;
     this.#timings = options.timings;
   }
 
-  /** Takes what is queued already (a stopped server's batches). */
+  /** Takes what is queued already (a stopped server's batches), and looks again now and then. */
   start(): void {
     this.wake();
+    this.#poll ??= setInterval(() => this.wake(), this.#pollMs);
   }
 
   /** A batch's events are queued and committed: detect them. */
@@ -97,6 +104,7 @@ export class DuplicateDetector {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#retry !== null) clearTimeout(this.#retry);
+    if (this.#poll !== null) clearInterval(this.#poll);
     await this.#running;
     for (const w of this.#waiters.splice(0)) w.resolve();
   }
