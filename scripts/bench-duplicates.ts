@@ -15,6 +15,11 @@
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
  *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy] [--explain]
+ *     [--years 1]
+ *
+ * --years N: the loaded events are spread over N years (52 weeks each) up to the timed ones' year,
+ * as a service holding N years of listings; the default puts them all in the timed batches' year,
+ * so that each year holds --size events (at 1,000,000: 2,700 a day in forty cities).
  *
  * --explain (PostgreSQL): at the end, prints the plan of the statement that stores a batch's keys
  * and finds its candidates, with the time and buffers of each step (EXPLAIN ANALYZE, rolled back).
@@ -48,6 +53,7 @@ const { values } = parseArgs({
     backend: { type: "string", default: "postgres" },
     mix: { type: "string", default: "realistic" },
     explain: { type: "boolean", default: false },
+    years: { type: "string", default: "1" },
   },
 });
 const size = Number(values.size);
@@ -58,12 +64,22 @@ if (values.mix !== "realistic" && values.mix !== "heavy") {
   throw new Error(`Cannot run: --mix is realistic or heavy, not ${JSON.stringify(values.mix)}`);
 }
 const mix: BenchMix = values.mix;
+const years = Number(values.years);
+if (!Number.isInteger(years) || years < 1) {
+  throw new Error(`Cannot run: --years is a whole number of at least 1, not ${values.years}`);
+}
 
 /**
  * Batches of `per` events from `first` for the two contributors in turn: the second one's
  * re-list some of the first one's previous batch.
  */
 type Work = [number, EventRecord[]][];
+
+function shiftedDays(e: EventRecord, days: number): EventRecord {
+  if (days === 0) return e;
+  const by = (iso: string) => new Date(Date.parse(iso) + days * 86_400_000).toISOString();
+  return { ...e, starts_at: by(e.starts_at), ends_at: e.ends_at ? by(e.ends_at) : e.ends_at };
+}
 
 function* batchesFrom(
   first: number,
@@ -196,8 +212,11 @@ try {
   const loadStarted = performance.now();
   const LOAD_BATCH = 500;
   let loaded = 0;
+  let b = 0;
   for (const [who, batch] of batchesFrom(0, Math.ceil(size / LOAD_BATCH), LOAD_BATCH)) {
-    await store(db.sql, writers[who], batch, "in-transaction");
+    // A batch and the next (which re-lists some of it) move back by the same whole weeks.
+    const back = (Math.floor(b++ / 2) % years) * 52 * 7;
+    await store(db.sql, writers[who], batch.map((e) => shiftedDays(e, -back)), "in-transaction");
     loaded += batch.length;
     if (loaded % 20_000 === 0) {
       console.log(
@@ -209,7 +228,7 @@ try {
   const [{ grouped }] = await db.sql<{ grouped: number }[]>`
     SELECT count(*)::int AS grouped FROM event_group_members`;
   console.log(
-    `${kind}, ${mix} mix: ${loaded} events loaded (${grouped} in groups) in ` +
+    `${kind}, ${mix} mix: ${loaded} events loaded over ${years} year(s) (${grouped} in groups) in ` +
       `${((performance.now() - loadStarted) / 1000).toFixed(0)} s; load ${load()}`,
   );
   const rate = { on: [] as number[], off: [] as number[], pushedOn: [] as number[] };
@@ -256,11 +275,7 @@ try {
   const moved: Record<string, number[]> = { on: [], off: [] };
   const movedTimings: DetectionTimings = {};
   const movedDetector = new DuplicateDetector(db.sql, { timings: movedTimings });
-  const dayLater = (e: EventRecord): EventRecord => ({
-    ...e,
-    starts_at: new Date(Date.parse(e.starts_at) + 86_400_000).toISOString(),
-    ends_at: e.ends_at ? new Date(Date.parse(e.ends_at) + 86_400_000).toISOString() : e.ends_at,
-  });
+  const dayLater = (e: EventRecord) => shiftedDays(e, 1);
   for (const { detect, work } of pushed) {
     const later: Work = work.map(([who, batch]) => [who, batch.map(dayLater)]);
     const took = await storeAll(db.sql, writers, later, detect ? movedDetector : "off");
