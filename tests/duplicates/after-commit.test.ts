@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, startTestApp } from "../../dev-support/test-server.ts";
 import { get, postEvents } from "../ingest/support/http.ts";
+import postgres from "postgres";
 import { DuplicateDetector } from "../../server/duplicates/duplicate-detector.ts";
 
 /** One conference as two lists word it, and `n` meetups of one city the same week. */
@@ -115,3 +116,28 @@ for (const kind of testBackends()) {
     }
   });
 }
+
+Deno.test("while detection fails, reads and pushes do not wait, and it is tried again", async () => {
+  // A database that refuses every connection: each run fails at its first statement.
+  const sql = postgres("postgres://nobody@127.0.0.1:1/none", { max: 1, onnotice: () => {} });
+  const detector = new DuplicateDetector(sql, { retryMs: 20, maxBacklog: 1 });
+  const logged: unknown[][] = [];
+  const log = console.error;
+  console.error = (...args: unknown[]) => logged.push(args);
+  try {
+    detector.wake();
+    await detector.settled(60_000);
+    const started = performance.now();
+    detector.wake();
+    detector.wake();
+    await detector.settled(60_000);
+    await detector.roomToQueue(60_000);
+    assert.ok(performance.now() - started < 1_000, "no wait while detection fails");
+    while (logged.length < 3) await new Promise((r) => setTimeout(r, 20));
+    assert.match(String(logged[0][0]), /Cannot detect duplicates of queued events/);
+  } finally {
+    console.error = log;
+    await detector.stop();
+    await sql.end();
+  }
+});
