@@ -402,7 +402,12 @@ export function cityKey(city: string | null | undefined): string | null {
  */
 export function countryKey(country: string | null | undefined): string | null {
   if (!country) return null;
-  const folded = foldText(country.replace(/\s*(\band\b|&|\+)\s*(online|remote)\s*$/i, ""));
+  const lower = country.toLowerCase();
+  // The pattern only where its last word can be.
+  const place = lower.includes("online") || lower.includes("remote")
+    ? country.replace(/\s*(\band\b|&|\+)\s*(online|remote)\s*$/i, "")
+    : country;
+  const folded = foldText(place);
   if (folded === "") return null;
   if (AMBIGUOUS_CODES.has(folded)) return null;
   const known = COUNTRY_ALIASES[folded];

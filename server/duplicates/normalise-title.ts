@@ -53,12 +53,23 @@ export function foldText(text: string): string {
   const plain = ascii
     ? text
     : text.replace(/[\u00b5\u03bc]/g, "mu").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
-  return plain.toLowerCase()
-    .replace(/&/g, " and ").replace(/\+/g, " plus ")
-    .replace(/[^a-z0-9]+/g, " ").trim();
+  let lower = plain.toLowerCase();
+  // Most titles hold neither sign: a scan for each is cheaper than a replace.
+  if (lower.includes("&")) lower = lower.replace(/&/g, " and ");
+  if (lower.includes("+")) lower = lower.replace(/\+/g, " plus ");
+  return lower.replace(/[^a-z0-9]+/g, " ").trim();
 }
 
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+const APOSTROPHE = 39;
+const LETTER_V = 118;
+
 function isEditionMark(word: string): boolean {
+  // Every mark starts with a digit, an apostrophe or a "v": most words are none, and are told
+  // so without the four patterns.
+  const c = word.charCodeAt(0);
+  if ((c < DIGIT_0 || c > DIGIT_9) && c !== APOSTROPHE && c !== LETTER_V) return false;
   return /^(19|20)\d\d$/.test(word) || /^'?\d\d$/.test(word) ||
     /^\d+([a-z]|st|nd|rd|th|eme|er)?$/.test(word) || /^v\d+$/.test(word);
 }
@@ -169,11 +180,18 @@ const TITLE_COUNTRIES: Record<string, string> = {
   apac: "apac",
 };
 
-function countriesAsCodes(folded: string): string[] {
-  const words = folded.split(" ").filter((w) => w.length > 0);
+// The first words of the two-word names: only after one of them is a pair of words looked up.
+const FIRSTS_OF_TWO = new Set(
+  Object.keys(TITLE_COUNTRIES).filter((k) => k.includes(" ")).map((k) => k.split(" ")[0]),
+);
+
+/** The words (folded, none empty) with the countries they name as codes. */
+function countriesAsCodes(words: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    const two = i + 1 < words.length ? TITLE_COUNTRIES[`${words[i]} ${words[i + 1]}`] : undefined;
+    const two = i + 1 < words.length && FIRSTS_OF_TWO.has(words[i])
+      ? TITLE_COUNTRIES[`${words[i]} ${words[i + 1]}`]
+      : undefined;
     if (two) {
       out.push(two);
       i++;
@@ -197,11 +215,19 @@ export function titleParts(title: string): { words: string[]; spelled: string[] 
   const all = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
   const unmarked = all.filter((w) => !isEditionMark(w));
   const naming = unmarked.filter((w) => !EDITION_WORDS.has(w));
-  const kept = naming.length > 0 ? naming : unmarked;
-  return {
-    words: [...new Set(countriesAsCodes(kept.join(" ")))],
-    spelled: countriesAsCodes(unmarked.join(" ")),
-  };
+  const spelled = countriesAsCodes(unmarked);
+  // Only dropping words tells `naming` from `unmarked`: the same length is the same words.
+  const kept = naming.length > 0 && naming.length < unmarked.length
+    ? countriesAsCodes(naming)
+    : spelled;
+  return { words: distinct(kept), spelled };
+}
+
+/** The words without repeats, in their order (a title has few: no Set needed). */
+function distinct(words: string[]): string[] {
+  const out: string[] = [];
+  for (const w of words) if (!out.includes(w)) out.push(w);
+  return out;
 }
 
 /**
@@ -224,8 +250,14 @@ export function otherNames(title: string, whole = titleWords(title).length): str
 
 /** The compact title without a trailing "conf" run into the name: "ReactConf" is "React". */
 export function coreOfCompact(compact: string): string {
-  const m = compact.match(/^(.{4,}?)(conference|conf)$/);
-  return m ? m[1] : compact;
+  // The shortest name of four characters or more before the ending (as a lazy pattern reads it,
+  // without its backtracking over every length); no line break in the name, as "." reads it.
+  const name = compact.endsWith("conference") && compact.length >= 14
+    ? compact.slice(0, -10)
+    : compact.endsWith("conf") && compact.length >= 8
+    ? compact.slice(0, -4)
+    : null;
+  return name !== null && !/[\n\r\u2028\u2029]/.test(name) ? name : compact;
 }
 
 /** The title's letters and digits run together, years and edition words left out. */
@@ -237,7 +269,11 @@ export function compactTitle(title: string): string {
 // compared by compactTitle, not split here: lists capitalise them differently.
 function splitJoined(title: string): string {
   // "#42" numbers a meetup in its series: it names the event, unlike a year or an edition.
-  return title.replace(/([A-Za-z])((19|20)\d\d)\b/g, "$1 $2").replace(/#\s*(\d+)/g, " n$1 ");
+  // Each pattern only where its text can be: most titles have neither.
+  const years = title.includes("19") || title.includes("20")
+    ? title.replace(/([A-Za-z])((19|20)\d\d)\b/g, "$1 $2")
+    : title;
+  return years.includes("#") ? years.replace(/#\s*(\d+)/g, " n$1 ") : years;
 }
 
 /**

@@ -80,7 +80,9 @@ export function urlKey(url: string | null | undefined): string | null {
 }
 
 function urlKeyOf(u: URL): string {
-  const params = [...u.searchParams.entries()].filter(([k]) => !TRACKING.test(k))
+  // Most addresses have no query: its parameters are costly to read.
+  const params = u.search === "" ? [] : [...u.searchParams.entries()]
+    .filter(([k]) => !TRACKING.test(k))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const path = decodeSafe(u.pathname).replace(/\/(index\.html?)?$/i, "").replace(/\/+$/, "");
   const query = params.length > 0 ? `?${new URLSearchParams(params)}` : "";
@@ -114,6 +116,8 @@ function ownSiteOf(u: URL): string | null {
 }
 
 function decodeSafe(path: string): string {
+  // Nothing to decode without an escape.
+  if (!path.includes("%")) return path;
   try {
     return decodeURIComponent(path);
   } catch {
