@@ -239,6 +239,15 @@ const timed = batchesFrom(size / PER, batchCount).map((batch) => ({
 }));
 const pairs = timed.reduce((n, t) => n + t.found.length, 0) / timed.length;
 console.log(`${timed.length} batches, ${pairs.toFixed(0)} candidate rows a batch`);
+{
+  const perBatch = timed.map((t) => new Set(t.found.map((f) => f.candidate.id)));
+  const ids = new Set(perBatch.flatMap((s) => [...s]));
+  const titles = new Set(timed.flatMap((t) => t.found.map((f) => f.candidate.title)));
+  const rows = perBatch.reduce((n, s) => n + s.size, 0);
+  console.log(
+    `distinct candidates: ${rows} a batch summed, ${ids.size} over all, ${titles.size} titles`,
+  );
+}
 
 const totals = new Map(all.map((r) => [r.name, { keys: [] as number[], match: [] as number[] }]));
 const check = new Map<string, number>();

@@ -189,8 +189,9 @@ export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
   const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
   const oneWordNames = sameSite || (sameDays && !twoTowns);
   let best = 0;
+  const viewsOfB = titleViews(b, place);
   for (const va of titleViews(a, place)) {
-    for (const vb of titleViews(b, place)) {
+    for (const vb of viewsOfB) {
       // Without its city a title may be a few common words ("Software Testing"): only the same
       // name, or an acronym of it, counts then.
       const dropped = va.dropped || vb.dropped;

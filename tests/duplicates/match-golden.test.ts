@@ -111,6 +111,89 @@ function factsOfSources(sources: { events: SourceEvent[] }[], only?: Set<SourceE
   );
 }
 
+// Titles, places and addresses at the edges of the normalisers: signs spelt out, numbers run
+// into words, accents, acronyms, taglines, words that are names of Object's own properties, bad
+// and odd addresses, countries with "and online".
+const EDGE_TITLES = [
+  "Constructor Conference",
+  "Constructor Days 2027",
+  "toString Summit",
+  "C++ & Rust Meetup #42",
+  "C++ and Rust Meetup # 42",
+  "C plus plus & Rust #\t43",
+  "PyCon2025",
+  "PyCon 2025 (PyCon DE)",
+  "RustConf2025 - Portland",
+  "Café Conférence",
+  "Testμ Conference",
+  "München Rust Tage",
+  "DevOpsDays Zürich 2025",
+  "SCaLE 22x",
+  "Southern California Linux Expo",
+  "KCD Munich",
+  "Kubernetes Community Days Munich",
+  "The 13th Annual Rust Conf '25",
+  "Conference 2026",
+  "#",
+  "2025",
+  "",
+  "ab2020x a2025_b x2025 y1999",
+  "ReactConf",
+  "React Conf",
+  "reactconference",
+  "EuroSTAR Software Testing",
+  "AgileTD",
+  "Agile Testing Days",
+  "PyCon Latin America",
+  "PyCon LatAm",
+  "PyConZA",
+  "PyCon South Africa",
+  "PyCon New Zealand | Call for papers",
+  "TestFlix – Global Software Testing Conference",
+  "Line\nbreak conf",
+  "ICSE: International Conference on Software Engineering",
+  "Rust Nation UK",
+  "v8 Summit v2",
+];
+const EDGE_PLACES: [string | null, string | null, number | null, number | null][] = [
+  ["Berlin", "Germany", 52.52, 13.4],
+  ["München", "DE", 48.14, 11.58],
+  ["Austin, TX", "USA", 30.27, -97.74],
+  ["Online", "Spain and Online", null, null],
+  [null, "Illinois USA", null, null],
+  ["New York City", "United States", 40.71, -74.01],
+];
+const EDGE_URLS = [
+  "https://www.Example.org/a/../b/?utm_source=x&b=2&a=1#frag",
+  "http://2025.pycon.de/",
+  "https://www.meetup.com/rust-berlin/events/123/",
+  "not an address",
+  "https://example.org/%E2%82%AC/index.html",
+  "https://example.org/%zz/2025",
+  "https://example.org/?",
+  "https://example.org?utm_source=a&ref=b",
+];
+
+function edgeListings(): MatchFacts[] {
+  return EDGE_TITLES.flatMap((title, t) =>
+    EDGE_PLACES.filter((_, p) => (t + p) % 2 === 0).map(([city, country, lat, lon], p) =>
+      matchFactsOf({
+        id: `edge-${t}-${p}`,
+        title,
+        source_url: EDGE_URLS[(t + p) % EDGE_URLS.length],
+        starts_at: new Date(Date.UTC(2031, 4, 10 + (t % 3), 9)),
+        ends_at: t % 4 === 0 ? null : new Date(Date.UTC(2031, 4, 11 + (t % 3), 17)),
+        city,
+        country,
+        latitude: lat,
+        longitude: lon,
+        is_virtual: city === "Online",
+        is_hybrid: city === "Online" ? false : null,
+      })
+    )
+  );
+}
+
 /** The lines of each section, computed by the code under test. */
 async function goldenSections(): Promise<Record<string, string[]>> {
   const sources = await duplicateSources();
@@ -131,6 +214,12 @@ async function goldenSections(): Promise<Record<string, string[]>> {
       ...verdictLines(labelled, true),
     ],
   };
+  const edges = edgeListings();
+  sections["edge listings"] = edges.map(listingLine);
+  sections["edge pairs"] = verdictLines(
+    edges.flatMap((a) => edges.filter((b) => b !== a).map((b): [MatchFacts, MatchFacts] => [a, b])),
+    false,
+  );
   for (const how of PERTURBATIONS) {
     const changed = perturbSources(sources, { labels, how }).sources;
     const moved = new Set(changed.flatMap((s) => s.events).filter((e) => !events.includes(e)));
