@@ -3,6 +3,8 @@
  * edition or the spelling of "conference".
  */
 
+import { asciiTitleTokens } from "./normalise-title-tokens.ts";
+
 // Words that say which edition or what kind of event, not which one: two listings of the same
 // conference often differ only in these.
 const EDITION_WORDS = new Set([
@@ -212,7 +214,8 @@ export function spelledWords(title: string): string[] {
 
 /** titleWords and spelledWords, folding the title once. */
 export function titleParts(title: string): { words: string[]; spelled: string[] } {
-  const all = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
+  const all = asciiTitleTokens(title) ??
+    foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
   const unmarked = all.filter((w) => !isEditionMark(w));
   const naming = unmarked.filter((w) => !EDITION_WORDS.has(w));
   const spelled = countriesAsCodes(unmarked);
