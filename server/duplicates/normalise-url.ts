@@ -67,7 +67,9 @@ export function addressKeys(
   url: string | null | undefined,
 ): { url: string | null; site: string | null } {
   const u = url ? parse(url) : null;
-  return u ? { url: urlKeyOf(u), site: ownSiteOf(u) } : { url: null, site: null };
+  if (u === null) return { url: null, site: null };
+  const host = hostOf(u);
+  return { url: urlKeyOf(u, host), site: ownSiteOf(u, host) };
 }
 
 /**
@@ -79,14 +81,29 @@ export function urlKey(url: string | null | undefined): string | null {
   return u ? urlKeyOf(u) : null;
 }
 
-function urlKeyOf(u: URL): string {
-  // Most addresses have no query: its parameters are costly to read.
-  const params = u.search === "" ? [] : [...u.searchParams.entries()]
+function urlKeyOf(u: URL, host = hostOf(u)): string {
+  // Most addresses have no query, or only a feed's tracking parameters: reading the parameters
+  // as URLSearchParams does costs more than the rest of the address.
+  const params = u.search === "" || onlyTracking(u.search) ? [] : [...u.searchParams.entries()]
     .filter(([k]) => !TRACKING.test(k))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const path = decodeSafe(u.pathname).replace(/\/(index\.html?)?$/i, "").replace(/\/+$/, "");
   const query = params.length > 0 ? `?${new URLSearchParams(params)}` : "";
-  return `${hostOf(u)}${path.toLowerCase()}${query}`;
+  return `${host}${path.toLowerCase()}${query}`;
+}
+
+/**
+ * Whether every parameter of a query ("?utm_source=feed&ref=x") is a tracking one, read from
+ * its text where the names need no decoding (no `%`, no `+`): false when one may not be.
+ */
+function onlyTracking(search: string): boolean {
+  for (const piece of search.slice(1).split("&")) {
+    if (piece === "") continue;
+    const eq = piece.indexOf("=");
+    const name = eq < 0 ? piece : piece.slice(0, eq);
+    if (name.includes("%") || name.includes("+") || !TRACKING.test(name)) return false;
+  }
+  return true;
 }
 
 /**
@@ -100,16 +117,15 @@ export function ownSiteKey(url: string | null | undefined): string | null {
   return u ? ownSiteOf(u) : null;
 }
 
-function ownSiteOf(u: URL): string | null {
+function ownSiteOf(u: URL, host = hostOf(u)): string | null {
   const segments = u.pathname.split("/").filter((s) => s.length > 0);
   if (segments.length > 2 || segments.some((s) => /^\d+$/.test(s) && !/^(19|20)\d\d$/.test(s))) {
     return null;
   }
-  const host = hostOf(u);
-  // The host and each domain above it ("gdg.community.dev", "community.dev").
-  const labels = host.split(".");
-  for (let i = 0; i < labels.length - 1; i++) {
-    if (SHARED_HOSTS.has(labels.slice(i).join("."))) return null;
+  // The host and each domain above it ("gdg.community.dev", "community.dev"): each text from a
+  // label on that has a dot after it.
+  for (let at = 0, dot = host.indexOf("."); dot >= 0; at = dot + 1, dot = host.indexOf(".", at)) {
+    if (SHARED_HOSTS.has(host.slice(at))) return null;
   }
   // "2025.pycon.de" and "pycon.de" are one site; a year or an edition number leads the host.
   return host.replace(/^((19|20)\d\d|\d{1,2})\./, "");
