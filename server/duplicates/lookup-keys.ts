@@ -112,15 +112,14 @@ function hash53(text: string, prefix = "", from = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** The hashes of `texts` in their order, each once. */
-function hashedOnce(texts: string[]): number[] {
+/** The hashes of the texts of `lists` in their order, each once. */
+function distinctHashes(...lists: number[][]): number[] {
   const out: number[] = [];
-  for (const t of texts) {
-    const h = hash53(t);
-    if (!out.includes(h)) out.push(h);
-  }
+  for (const list of lists) for (const h of list) if (!out.includes(h)) out.push(h);
   return out;
 }
+
+const hashAll = (texts: string[]) => texts.map((t) => hash53(t));
 
 // Detection asks for a listing's stored keys, then for its probe keys: most of the texts are
 // the same, so both are made at the first call. Weak: a listing's facts go with the batch.
@@ -130,9 +129,11 @@ function keysIn(f: MatchFacts, side: "stored" | "probe"): number[] {
   let keys = keysOf.get(f);
   if (keys === undefined) {
     const t = keyTexts(f);
+    // Each text hashed once: the pairs and the rest are both sides'.
+    const [pairs, rest] = [hashAll(t.pairs), hashAll(t.rest)];
     keys = {
-      stored: hashedOnce([...t.pairs, ...t.stored, ...t.rest]),
-      probe: hashedOnce([...t.pairs, ...t.probe, ...t.rest]),
+      stored: distinctHashes(pairs, hashAll(t.stored), rest),
+      probe: distinctHashes(pairs, hashAll(t.probe), rest),
     };
     keysOf.set(f, keys);
   }
