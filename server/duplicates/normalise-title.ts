@@ -187,6 +187,18 @@ const FIRSTS_OF_TWO = new Set(
   Object.keys(TITLE_COUNTRIES).filter((k) => k.includes(" ")).map((k) => k.split(" ")[0]),
 );
 
+// TITLE_COUNTRIES as a Map: a word fresh from a title is looked up by its hash, not first made
+// a property name. What the object gives a word beyond its own entries (what Object.prototype
+// holds: "constructor") it still gives, so that no title reads otherwise.
+const TITLE_COUNTRY_CODES = new Map(Object.entries(TITLE_COUNTRIES));
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+function countryCodeOf(word: string): string | undefined {
+  const code = TITLE_COUNTRY_CODES.get(word);
+  if (code !== undefined || !INHERITED.has(word)) return code;
+  return TITLE_COUNTRIES[word];
+}
+
 /** The words (folded, none empty) with the countries they name as codes. */
 function countriesAsCodes(words: string[]): string[] {
   const out: string[] = [];
@@ -197,7 +209,7 @@ function countriesAsCodes(words: string[]): string[] {
     if (two) {
       out.push(two);
       i++;
-    } else out.push(TITLE_COUNTRIES[words[i]] ?? words[i]);
+    } else out.push(countryCodeOf(words[i]) ?? words[i]);
   }
   return out;
 }
@@ -216,8 +228,13 @@ export function spelledWords(title: string): string[] {
 export function titleParts(title: string): { words: string[]; spelled: string[] } {
   const all = asciiTitleTokens(title) ??
     foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
-  const unmarked = all.filter((w) => !isEditionMark(w));
-  const naming = unmarked.filter((w) => !EDITION_WORDS.has(w));
+  const unmarked: string[] = [];
+  const naming: string[] = [];
+  for (const w of all) {
+    if (isEditionMark(w)) continue;
+    unmarked.push(w);
+    if (!EDITION_WORDS.has(w)) naming.push(w);
+  }
   const spelled = countriesAsCodes(unmarked);
   // Only dropping words tells `naming` from `unmarked`: the same length is the same words.
   const kept = naming.length > 0 && naming.length < unmarked.length
