@@ -200,9 +200,8 @@ export function acronymWords(title: string): { word: string; letters: string }[]
   // Most titles have no run of capitals: skip the splitting.
   if (!/[A-Z][^A-Z]?[A-Z]/.test(title)) return found;
   for (const token of splitJoined(title).split(/[^A-Za-z0-9\u00c0-\u024f]+/)) {
-    const capitals = token.replace(/[^A-Z]/g, "");
-    const letters = token.replace(/[^A-Za-z]/g, "");
-    if (capitals.length < 3 || capitals.length * 2 < letters.length) continue;
+    const { capitals, letters } = lettersOf(token);
+    if (capitals.length < 3 || capitals.length * 2 < letters) continue;
     const word = foldText(token).replace(/ /g, "");
     if (word.length > 0 && !found.some((f) => f.word === word)) {
       found.push({ word, letters: capitals.toLowerCase() });
@@ -210,6 +209,25 @@ export function acronymWords(title: string): { word: string; letters: string }[]
   }
   return found;
 }
+
+/** A token's ASCII capitals, and how many ASCII letters it has, counted in one pass. */
+function lettersOf(token: string): { capitals: string; letters: number } {
+  let capitals = "";
+  let letters = 0;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= UPPER_A && c <= UPPER_Z) {
+      capitals += token[i];
+      letters++;
+    } else if (c >= LOWER_A && c <= LOWER_Z) letters++;
+  }
+  return { capitals, letters };
+}
+
+const UPPER_A = 65;
+const UPPER_Z = 90;
+const LOWER_A = 97;
+const LOWER_Z = 122;
 
 /** The first letters of `words`, or "" for fewer than three (two letters name too much). */
 export function initialsOf(words: string[]): string {
