@@ -34,9 +34,14 @@ const KIND_WORDS = new Set((
  * Oslo" share nothing).
  */
 function keyWords(f: MatchFacts): string[] {
-  const words = [...new Set(f.words)];
-  return [...words.filter((w) => !KIND_WORDS.has(w)), ...words.filter((w) => KIND_WORDS.has(w))]
-    .slice(0, MAX_WORDS);
+  const naming: string[] = [];
+  const kinds: string[] = [];
+  for (const w of f.words) {
+    if (naming.includes(w) || kinds.includes(w)) continue;
+    if (KIND_WORDS.has(w)) kinds.push(w);
+    else naming.push(w);
+  }
+  return naming.concat(kinds).slice(0, MAX_WORDS);
 }
 
 function pairKeys(words: string[]): string[] {
@@ -53,37 +58,51 @@ function pairKeys(words: string[]): string[] {
   return keys;
 }
 
-function keyTexts(f: MatchFacts, side: "stored" | "probe"): string[] {
+/** A listing's keys as texts: those both sides hold, around the one-word keys of each side. */
+interface KeyTexts {
+  pairs: string[];
+  stored: string[];
+  probe: string[];
+  rest: string[];
+}
+
+function keyTexts(f: MatchFacts): KeyTexts {
   const words = keyWords(f);
-  const keys = pairKeys(words);
   // A one-word title ("React") stores its word and finds the titles that start with it ("React
   // Summit"); a longer title finds the one-word title of its first word, the same pairs whichever
   // was written first. (Looking up each of its words cost a third of all lookups and found no
   // labelled pair the other keys missed.)
-  if (words.length === 1) {
-    keys.push(`o:${words[0]}`);
-    if (side === "probe") keys.push(`h:${words[0]}`);
-  } else if (words.length > 1) {
-    keys.push(side === "stored" ? `h:${words[0]}` : `o:${words[0]}`);
-  }
+  const stored = words.length === 1 ? [`o:${words[0]}`] : words.length > 1 ? [`h:${words[0]}`] : [];
+  const probe = words.length === 1
+    ? [`o:${words[0]}`, `h:${words[0]}`]
+    : words.length > 1
+    ? [`o:${words[0]}`]
+    : [];
+  const rest: string[] = [];
   // The words run together: "XtremePython" and "Xtreme Python", "DevOps Days".
-  if (f.compact.length > 0) keys.push(`c:${f.compact}`);
+  if (f.compact.length > 0) rest.push(`c:${f.compact}`);
   // An acronym and the words it abbreviates ("SCaLE", "Southern California Linux Expo").
-  keys.push(...acronymKeys(f));
+  rest.push(...acronymKeys(f));
   // The same address is the same site: the address only where there is no site.
-  if (f.site) keys.push(`s:${f.site}`);
-  else if (f.url) keys.push(`u:${f.url}`);
-  return keys;
+  if (f.site) rest.push(`s:${f.site}`);
+  else if (f.url) rest.push(`u:${f.url}`);
+  return { pairs: pairKeys(words), stored, probe, rest };
 }
 
 /**
  * A 53-bit hash (a safe integer for a bigint column) from two 32-bit multiply-xor lanes:
- * BigInt arithmetic cost more than the rest of detection.
+ * BigInt arithmetic cost more than the rest of detection. `prefix` is hashed before
+ * `text.slice(from)`, without building that string.
  */
-function hash53(text: string): number {
+function hash53(text: string, prefix = "", from = 0): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < prefix.length; i++) {
+    const c = prefix.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
@@ -93,15 +112,47 @@ function hash53(text: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-function keysIn(f: MatchFacts, side: "stored" | "probe"): number[] {
-  return [...new Set(keyTexts(f, side).map(hash53))];
+/** The hashes of the texts of `lists` in their order, each once. */
+function distinctHashes(...lists: number[][]): number[] {
+  const out: number[] = [];
+  for (const list of lists) for (const h of list) if (!out.includes(h)) out.push(h);
+  return out;
 }
+
+const hashAll = (texts: string[]) => texts.map((t) => hash53(t));
+
+// Detection asks for a listing's stored keys, then for its probe keys: most of the texts are
+// the same, so both are made at the first call. Weak: a listing's facts go with the batch.
+const keysOf = new WeakMap<MatchFacts, { stored: number[]; probe: number[] }>();
+
+function keysIn(f: MatchFacts, side: "stored" | "probe"): number[] {
+  let keys = keysOf.get(f);
+  if (keys === undefined) {
+    const t = keyTexts(f);
+    // Each text hashed once: the pairs and the rest are both sides'.
+    const [pairs, rest] = [hashAll(t.pairs), hashAll(t.rest)];
+    keys = {
+      stored: distinctHashes(pairs, hashAll(t.stored), rest),
+      probe: distinctHashes(pairs, hashAll(t.probe), rest),
+    };
+    keysOf.set(f, keys);
+  }
+  // A copy: the caller may keep or change it.
+  return keys[side].slice();
+}
+
+const FINGERPRINTED = "f:{";
 
 /**
  * A fingerprint of everything the matcher reads of a listing: a listing whose fingerprint and
  * keys are what they were has nothing new to be compared on.
  */
 export function factsFingerprint(f: MatchFacts): number {
+  // The hash of `f:` and the facts' JSON without the id, read from the whole object's JSON (the
+  // id its first field) rather than from a copy without it: a copy by rest costs twice as much.
+  const json = JSON.stringify(f);
+  const head = typeof f.id === "string" ? `{"id":${JSON.stringify(f.id)},` : null;
+  if (head !== null && json.startsWith(head)) return hash53(json, FINGERPRINTED, head.length);
   const { id: _id, ...read } = f;
   return hash53(`f:${JSON.stringify(read)}`);
 }

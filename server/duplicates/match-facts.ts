@@ -39,7 +39,8 @@ export function titleView(words: string[], spelled: string[], acronyms: Acronym[
     compact,
     core: coreOfCompact(compact),
     spelled,
-    acronyms: acronyms.filter((a) => words.includes(a.word)),
+    // Most titles have none: no array to filter.
+    acronyms: acronyms.length === 0 ? [] : acronyms.filter((a) => words.includes(a.word)),
   };
 }
 

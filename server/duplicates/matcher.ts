@@ -50,7 +50,8 @@ export function placeRelation(a: MatchFacts, b: MatchFacts): PlaceRelation {
 
 /** Whether both titles number their event ("#42", "#43") and the numbers differ. */
 function numberedApart(a: MatchFacts, b: MatchFacts): boolean {
-  const numbers = (x: MatchFacts) => x.words.filter((w) => /^n\d+$/.test(w));
+  // The pattern only for words starting with its "n": most words are told apart by that.
+  const numbers = (x: MatchFacts) => x.words.filter((w) => w[0] === "n" && /^n\d+$/.test(w));
   const [na, nb] = [numbers(a), numbers(b)];
   return na.length > 0 && nb.length > 0 && !na.some((n) => nb.includes(n));
 }

@@ -386,9 +386,32 @@ const US_STATES = new Set([
 
 const KNOWN_CODES = new Set(Object.values(COUNTRY_ALIASES));
 
+// Listings name a few thousand places, each thousands of times: each spelling is folded once.
+// Bounded (emptied when full) so that a stream of odd names cannot grow it.
+const PLACES_REMEMBERED = 4096;
+const cityKeys = new Map<string, string | null>();
+const countryKeys = new Map<string, string | null>();
+
+function remembered(
+  memo: Map<string, string | null>,
+  text: string,
+  fold: (text: string) => string | null,
+): string | null {
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const key = fold(text);
+  if (memo.size >= PLACES_REMEMBERED) memo.clear();
+  memo.set(text, key);
+  return key;
+}
+
 /** A city in one spelling ("München" and "Munich" alike), or null when there is none. */
 export function cityKey(city: string | null | undefined): string | null {
   if (!city) return null;
+  return remembered(cityKeys, city, foldCity);
+}
+
+function foldCity(city: string): string | null {
   // "Austin, TX" and "Zürich, Switzerland": the city is the first part.
   const folded = foldText(city.split(",")[0]);
   if (folded === "" || folded === "online" || folded === "virtual") return null;
@@ -402,7 +425,16 @@ export function cityKey(city: string | null | undefined): string | null {
  */
 export function countryKey(country: string | null | undefined): string | null {
   if (!country) return null;
-  const folded = foldText(country.replace(/\s*(\band\b|&|\+)\s*(online|remote)\s*$/i, ""));
+  return remembered(countryKeys, country, foldCountry);
+}
+
+function foldCountry(country: string): string | null {
+  const lower = country.toLowerCase();
+  // The pattern only where its last word can be.
+  const place = lower.includes("online") || lower.includes("remote")
+    ? country.replace(/\s*(\band\b|&|\+)\s*(online|remote)\s*$/i, "")
+    : country;
+  const folded = foldText(place);
   if (folded === "") return null;
   if (AMBIGUOUS_CODES.has(folded)) return null;
   const known = COUNTRY_ALIASES[folded];

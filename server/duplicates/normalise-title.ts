@@ -3,6 +3,9 @@
  * edition or the spelling of "conference".
  */
 
+import { asciiTitleTokens } from "./normalise-title-tokens.ts";
+import { countriesAsCodes } from "./normalise-title-countries.ts";
+
 // Words that say which edition or what kind of event, not which one: two listings of the same
 // conference often differ only in these.
 const EDITION_WORDS = new Set([
@@ -53,133 +56,25 @@ export function foldText(text: string): string {
   const plain = ascii
     ? text
     : text.replace(/[\u00b5\u03bc]/g, "mu").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
-  return plain.toLowerCase()
-    .replace(/&/g, " and ").replace(/\+/g, " plus ")
-    .replace(/[^a-z0-9]+/g, " ").trim();
+  let lower = plain.toLowerCase();
+  // Most titles hold neither sign: a scan for each is cheaper than a replace.
+  if (lower.includes("&")) lower = lower.replace(/&/g, " and ");
+  if (lower.includes("+")) lower = lower.replace(/\+/g, " plus ");
+  return lower.replace(/[^a-z0-9]+/g, " ").trim();
 }
+
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+const APOSTROPHE = 39;
+const LETTER_V = 118;
 
 function isEditionMark(word: string): boolean {
+  // Every mark starts with a digit, an apostrophe or a "v": most words are none, and are told
+  // so without the four patterns.
+  const c = word.charCodeAt(0);
+  if ((c < DIGIT_0 || c > DIGIT_9) && c !== APOSTROPHE && c !== LETTER_V) return false;
   return /^(19|20)\d\d$/.test(word) || /^'?\d\d$/.test(word) ||
     /^\d+([a-z]|st|nd|rd|th|eme|er)?$/.test(word) || /^v\d+$/.test(word);
-}
-
-// Countries as titles name them, in one spelling: "PyCon SK" and "PyCon Slovakia", "PyCon Italia"
-// and "PyCon Italy", "PyConZA" and "PyCon South Africa" (as a code the words run together alike).
-// Codes that are also common words ("in", "it", "at", "de") are not read as countries.
-const TITLE_COUNTRIES: Record<string, string> = {
-  "south africa": "za",
-  "new zealand": "nz",
-  "united kingdom": "uk",
-  "great britain": "uk",
-  "united states": "us",
-  "czech republic": "cz",
-  "south korea": "kr",
-  "hong kong": "hk",
-  "latin america": "latam",
-  "asia pacific": "apac",
-  usa: "us",
-  slovakia: "sk",
-  taiwan: "tw",
-  lithuania: "lt",
-  czechia: "cz",
-  czech: "cz",
-  italy: "it",
-  italia: "it",
-  australia: "au",
-  poland: "pl",
-  polska: "pl",
-  romania: "ro",
-  hungary: "hu",
-  greece: "gr",
-  hellas: "gr",
-  kenya: "ke",
-  nigeria: "ng",
-  philippines: "ph",
-  singapore: "sg",
-  korea: "kr",
-  japan: "jp",
-  china: "cn",
-  brazil: "br",
-  brasil: "br",
-  mexico: "mx",
-  chile: "cl",
-  estonia: "ee",
-  latvia: "lv",
-  slovenia: "si",
-  croatia: "hr",
-  serbia: "rs",
-  bulgaria: "bg",
-  ukraine: "ua",
-  turkey: "tr",
-  turkiye: "tr",
-  france: "fr",
-  switzerland: "ch",
-  denmark: "dk",
-  finland: "fi",
-  portugal: "pt",
-  ireland: "ie",
-  netherlands: "nl",
-  sweden: "se",
-  spain: "es",
-  espana: "es",
-  germany: "de",
-  deutschland: "de",
-  india: "in",
-  canada: "ca",
-  colombia: "co",
-  argentina: "ar",
-  israel: "il",
-  austria: "at",
-  belgium: "be",
-  norway: "no",
-  sk: "sk",
-  tw: "tw",
-  lt: "lt",
-  cz: "cz",
-  za: "za",
-  au: "au",
-  nz: "nz",
-  uk: "uk",
-  pl: "pl",
-  ro: "ro",
-  hu: "hu",
-  gr: "gr",
-  ke: "ke",
-  ng: "ng",
-  ph: "ph",
-  sg: "sg",
-  kr: "kr",
-  jp: "jp",
-  br: "br",
-  mx: "mx",
-  ee: "ee",
-  hr: "hr",
-  rs: "rs",
-  bg: "bg",
-  ua: "ua",
-  tr: "tr",
-  fr: "fr",
-  ch: "ch",
-  dk: "dk",
-  fi: "fi",
-  pt: "pt",
-  ie: "ie",
-  nl: "nl",
-  latam: "latam",
-  apac: "apac",
-};
-
-function countriesAsCodes(folded: string): string[] {
-  const words = folded.split(" ").filter((w) => w.length > 0);
-  const out: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const two = i + 1 < words.length ? TITLE_COUNTRIES[`${words[i]} ${words[i + 1]}`] : undefined;
-    if (two) {
-      out.push(two);
-      i++;
-    } else out.push(TITLE_COUNTRIES[words[i]] ?? words[i]);
-  }
-  return out;
 }
 
 /** The words of a title that name the event (a title of only such words keeps them all). */
@@ -194,14 +89,28 @@ export function spelledWords(title: string): string[] {
 
 /** titleWords and spelledWords, folding the title once. */
 export function titleParts(title: string): { words: string[]; spelled: string[] } {
-  const all = foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
-  const unmarked = all.filter((w) => !isEditionMark(w));
-  const naming = unmarked.filter((w) => !EDITION_WORDS.has(w));
-  const kept = naming.length > 0 ? naming : unmarked;
-  return {
-    words: [...new Set(countriesAsCodes(kept.join(" ")))],
-    spelled: countriesAsCodes(unmarked.join(" ")),
-  };
+  const all = asciiTitleTokens(title) ??
+    foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
+  const unmarked: string[] = [];
+  const naming: string[] = [];
+  for (const w of all) {
+    if (isEditionMark(w)) continue;
+    unmarked.push(w);
+    if (!EDITION_WORDS.has(w)) naming.push(w);
+  }
+  const spelled = countriesAsCodes(unmarked);
+  // Only dropping words tells `naming` from `unmarked`: the same length is the same words.
+  const kept = naming.length > 0 && naming.length < unmarked.length
+    ? countriesAsCodes(naming)
+    : spelled;
+  return { words: distinct(kept), spelled };
+}
+
+/** The words without repeats, in their order (a title has few: no Set needed). */
+function distinct(words: string[]): string[] {
+  const out: string[] = [];
+  for (const w of words) if (!out.includes(w)) out.push(w);
+  return out;
 }
 
 /**
@@ -224,8 +133,14 @@ export function otherNames(title: string, whole = titleWords(title).length): str
 
 /** The compact title without a trailing "conf" run into the name: "ReactConf" is "React". */
 export function coreOfCompact(compact: string): string {
-  const m = compact.match(/^(.{4,}?)(conference|conf)$/);
-  return m ? m[1] : compact;
+  // The shortest name of four characters or more before the ending (as a lazy pattern reads it,
+  // without its backtracking over every length); no line break in the name, as "." reads it.
+  const name = compact.endsWith("conference") && compact.length >= 14
+    ? compact.slice(0, -10)
+    : compact.endsWith("conf") && compact.length >= 8
+    ? compact.slice(0, -4)
+    : null;
+  return name !== null && !/[\n\r\u2028\u2029]/.test(name) ? name : compact;
 }
 
 /** The title's letters and digits run together, years and edition words left out. */
@@ -237,7 +152,11 @@ export function compactTitle(title: string): string {
 // compared by compactTitle, not split here: lists capitalise them differently.
 function splitJoined(title: string): string {
   // "#42" numbers a meetup in its series: it names the event, unlike a year or an edition.
-  return title.replace(/([A-Za-z])((19|20)\d\d)\b/g, "$1 $2").replace(/#\s*(\d+)/g, " n$1 ");
+  // Each pattern only where its text can be: most titles have neither.
+  const years = title.includes("19") || title.includes("20")
+    ? title.replace(/([A-Za-z])((19|20)\d\d)\b/g, "$1 $2")
+    : title;
+  return years.includes("#") ? years.replace(/#\s*(\d+)/g, " n$1 ") : years;
 }
 
 /**
@@ -281,9 +200,8 @@ export function acronymWords(title: string): { word: string; letters: string }[]
   // Most titles have no run of capitals: skip the splitting.
   if (!/[A-Z][^A-Z]?[A-Z]/.test(title)) return found;
   for (const token of splitJoined(title).split(/[^A-Za-z0-9\u00c0-\u024f]+/)) {
-    const capitals = token.replace(/[^A-Z]/g, "");
-    const letters = token.replace(/[^A-Za-z]/g, "");
-    if (capitals.length < 3 || capitals.length * 2 < letters.length) continue;
+    const { capitals, letters } = lettersOf(token);
+    if (capitals.length < 3 || capitals.length * 2 < letters) continue;
     const word = foldText(token).replace(/ /g, "");
     if (word.length > 0 && !found.some((f) => f.word === word)) {
       found.push({ word, letters: capitals.toLowerCase() });
@@ -291,6 +209,25 @@ export function acronymWords(title: string): { word: string; letters: string }[]
   }
   return found;
 }
+
+/** A token's ASCII capitals, and how many ASCII letters it has, counted in one pass. */
+function lettersOf(token: string): { capitals: string; letters: number } {
+  let capitals = "";
+  let letters = 0;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= UPPER_A && c <= UPPER_Z) {
+      capitals += token[i];
+      letters++;
+    } else if (c >= LOWER_A && c <= LOWER_Z) letters++;
+  }
+  return { capitals, letters };
+}
+
+const UPPER_A = 65;
+const UPPER_Z = 90;
+const LOWER_A = 97;
+const LOWER_Z = 122;
 
 /** The first letters of `words`, or "" for fewer than three (two letters name too much). */
 export function initialsOf(words: string[]): string {

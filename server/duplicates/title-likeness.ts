@@ -61,8 +61,9 @@ function acronymRuns(
     search: for (let i = 0; i < b.length; i++) {
       if (b[i][0] !== w[0]) continue;
       for (let j = Math.min(b.length, i + w.length); j >= i + 2; j--) {
+        if (anyUsed(b, i, j, used)) continue;
         const run = b.slice(i, j);
-        if (run.some((x) => used.has(x)) || !abbreviates(a, w, run)) continue;
+        if (!abbreviates(a, w, run)) continue;
         for (const x of run) used.add(x);
         matched.add(w);
         common++;
@@ -72,6 +73,12 @@ function acronymRuns(
     }
   }
   return { common, folded };
+}
+
+/** Whether a word of `words` from `from` to `to` (excluded) is among `used`. */
+function anyUsed(words: string[], from: number, to: number, used: Set<string>): boolean {
+  for (let k = from; k < to; k++) if (used.has(words[k])) return true;
+  return false;
 }
 
 /** 1 for the same name, 0.9 for a one-word acronym of the other, else 0. */
@@ -129,26 +136,20 @@ function viewSimilarity(a: TitleView, b: TitleView, oneWordNames: boolean): numb
 }
 
 /**
- * The views of a listing's title: the whole, and the name it gives in brackets. Where both
- * listings are in one city or one country, a title naming it is also read without it ("React Day
- * Berlin" and "React Day" in Berlin, "PyCon US" and "PyCon" in the US): the place is compared on
- * its own.
+ * A listing's title read without the words naming the place both listings are in ("React Day
+ * Berlin" and "React Day" in Berlin, "PyCon US" and "PyCon" in the US: the place is compared on
+ * its own); null when it names none of them, or only them.
  */
-function titleViews(
-  x: MatchFacts,
-  place: string[],
-): { view: TitleView; dropped: boolean }[] {
-  const views = [{ view: x as TitleView, dropped: false }];
-  for (const alias of x.aliases) views.push({ view: alias, dropped: false });
-  if (place.length === 0 || !x.words.some((w) => place.includes(w))) return views;
+function withoutPlace(x: MatchFacts, place: string[]): TitleView | null {
+  if (place.length === 0 || !x.words.some((w) => place.includes(w))) return null;
   const rest = x.words.filter((w) => !place.includes(w));
-  if (rest.length > 0) {
-    views.push({
-      view: titleView(rest, x.spelled.filter((w) => !place.includes(w)), x.acronyms),
-      dropped: true,
-    });
-  }
-  return views;
+  if (rest.length === 0) return null;
+  return titleView(rest, x.spelled.filter((w) => !place.includes(w)), x.acronyms);
+}
+
+/** The views of a listing's title: the whole, then each other name it gives (`aliases`). */
+function nameView(x: MatchFacts, i: number): TitleView {
+  return i === 0 ? x : x.aliases[i - 1];
 }
 
 // countryKey's code where titles write another ("UK" for Great Britain).
@@ -189,16 +190,21 @@ export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
   const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
   const oneWordNames = sameSite || (sameDays && !twoTowns);
   let best = 0;
-  for (const va of titleViews(a, place)) {
-    for (const vb of titleViews(b, place)) {
-      // Without its city a title may be a few common words ("Software Testing"): only the same
-      // name, or an acronym of it, counts then.
-      const dropped = va.dropped || vb.dropped;
-      best = Math.max(
-        best,
-        dropped ? sameName(va.view, vb.view) : viewSimilarity(va.view, vb.view, oneWordNames),
-      );
+  const [restA, restB] = [withoutPlace(a, place), withoutPlace(b, place)];
+  for (let i = 0; i <= a.aliases.length; i++) {
+    const va = nameView(a, i);
+    for (let j = 0; j <= b.aliases.length; j++) {
+      best = Math.max(best, viewSimilarity(va, nameView(b, j), oneWordNames));
     }
+    // Without its city a title may be a few common words ("Software Testing"): only the same
+    // name, or an acronym of it, counts then.
+    if (restB !== null) best = Math.max(best, sameName(va, restB));
+  }
+  if (restA !== null) {
+    for (let j = 0; j <= b.aliases.length; j++) {
+      best = Math.max(best, sameName(restA, nameView(b, j)));
+    }
+    if (restB !== null) best = Math.max(best, sameName(restA, restB));
   }
   return best;
 }
