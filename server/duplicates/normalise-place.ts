@@ -384,7 +384,10 @@ const US_STATES = new Set([
   "d c",
 ]);
 
-const KNOWN_CODES = new Set(Object.values(COUNTRY_ALIASES));
+// Looked up as Maps: a name from a feed ("Constructor") is never a property of Object.prototype.
+const CITY_NAMES = new Map(Object.entries(CITY_ALIASES));
+const COUNTRY_NAMES = new Map(Object.entries(COUNTRY_ALIASES));
+const KNOWN_CODES = new Set(COUNTRY_NAMES.values());
 
 // Listings name a few thousand places, each thousands of times: each spelling is folded once.
 // Bounded (emptied when full) so that a stream of odd names cannot grow it.
@@ -415,7 +418,7 @@ function foldCity(city: string): string | null {
   // "Austin, TX" and "Zürich, Switzerland": the city is the first part.
   const folded = foldText(city.split(",")[0]);
   if (folded === "" || folded === "online" || folded === "virtual") return null;
-  return CITY_ALIASES[folded] ?? folded;
+  return CITY_NAMES.get(folded) ?? folded;
 }
 
 /**
@@ -437,13 +440,13 @@ function foldCountry(country: string): string | null {
   const folded = foldText(place);
   if (folded === "") return null;
   if (AMBIGUOUS_CODES.has(folded)) return null;
-  const known = COUNTRY_ALIASES[folded];
+  const known = COUNTRY_NAMES.get(folded);
   if (known) return known;
   if (US_STATES.has(folded)) return "us";
   const words = folded.split(" ");
   for (const n of [3, 2, 1]) {
     if (words.length <= n) continue;
-    const tail = COUNTRY_ALIASES[words.slice(-n).join(" ")];
+    const tail = COUNTRY_NAMES.get(words.slice(-n).join(" "));
     if (tail && !AMBIGUOUS_CODES.has(words.slice(-n).join(" "))) return tail;
   }
   // Marked, so that an unknown name ("CR" for the Czech Republic) is never taken for a code.

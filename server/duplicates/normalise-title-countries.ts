@@ -114,29 +114,21 @@ const FIRSTS_OF_TWO = new Set(
   Object.keys(TITLE_COUNTRIES).filter((k) => k.includes(" ")).map((k) => k.split(" ")[0]),
 );
 
-// TITLE_COUNTRIES as a Map: a word fresh from a title is looked up by its hash, not first made
-// a property name. What the object gives a word beyond its own entries (what Object.prototype
-// holds: "constructor") it still gives, so that no title reads otherwise.
+// TITLE_COUNTRIES as a Map: a word fresh from a title is looked up by its hash, and a word such
+// as "constructor" is never read as a property of Object.prototype.
 const TITLE_COUNTRY_CODES = new Map(Object.entries(TITLE_COUNTRIES));
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-function countryCodeOf(word: string): string | undefined {
-  const code = TITLE_COUNTRY_CODES.get(word);
-  if (code !== undefined || !INHERITED.has(word)) return code;
-  return TITLE_COUNTRIES[word];
-}
 
 /** The words (folded, none empty) with the countries they name as codes. */
 export function countriesAsCodes(words: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const two = i + 1 < words.length && FIRSTS_OF_TWO.has(words[i])
-      ? TITLE_COUNTRIES[`${words[i]} ${words[i + 1]}`]
+      ? TITLE_COUNTRY_CODES.get(`${words[i]} ${words[i + 1]}`)
       : undefined;
     if (two) {
       out.push(two);
       i++;
-    } else out.push(countryCodeOf(words[i]) ?? words[i]);
+    } else out.push(TITLE_COUNTRY_CODES.get(words[i]) ?? words[i]);
   }
   return out;
 }

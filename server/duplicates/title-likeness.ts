@@ -153,7 +153,7 @@ function nameView(x: MatchFacts, i: number): TitleView {
 }
 
 // countryKey's code where titles write another ("UK" for Great Britain).
-const TITLE_CODE: Record<string, string> = { gb: "uk" };
+const TITLE_CODE = new Map([["gb", "uk"]]);
 
 /** The words naming the place both listings are in: the shared city's, the shared country's. */
 function sharedPlaceWords(a: MatchFacts, b: MatchFacts): string[] {
@@ -167,7 +167,7 @@ function sharedPlaceWords(a: MatchFacts, b: MatchFacts): string[] {
   // Not for two towns: "DevFest" in Nantes and "DevFest France" in Lille are two DevFests.
   const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
   if (!twoTowns && isKnownCountry(a.country) && a.country === b.country) {
-    words.push(TITLE_CODE[a.country!] ?? a.country!);
+    words.push(TITLE_CODE.get(a.country!) ?? a.country!);
   }
   return words;
 }

@@ -9,7 +9,9 @@
  *   MATCH_GOLDEN=write deno test -A tests/duplicates/match-golden.test.ts
  *
  * The golden file holds one SHA-256 a section (with how many lines it hashed), not the outputs.
- * It was written by main's rules at 996bb7e (before the rewrite for speed). To add a section
+ * It was written by main's rules at 996bb7e (before the rewrite for speed); "edge listings" again
+ * at rules version 4, whose lookup tables no longer read a word such as "constructor" as a
+ * property of Object.prototype (the edge pairs' verdicts stayed as they were). To add a section
  * without trusting the code under test, write it with the reference rules in place
  * (`git checkout <reference> -- server/duplicates`, write, `git checkout HEAD -- server/duplicates`).
  */

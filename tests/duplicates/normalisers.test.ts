@@ -185,3 +185,27 @@ Deno.test("an operator's 'not same' keeps two listings apart whatever links join
     "b",
   ]]);
 });
+
+Deno.test("names that are also properties of JavaScript objects are plain words", () => {
+  // Looked up in plain objects, "constructor" was Object.prototype.constructor: a listing in a
+  // city of that name made detection throw, which failed its whole batch.
+  for (const name of ["Constructor", "constructor", "hasOwnProperty", "valueOf"]) {
+    assert.equal(cityKey(name), name.toLowerCase(), name);
+    assert.equal(countryKey(name), `~${name.toLowerCase()}`, name);
+    assert.deepEqual(titleWords(`${name} Conference`), [name.toLowerCase()], name);
+  }
+  // Judged as any other town's name: the same pairs as with "Lyon" in its place.
+  const summit = { title: "Constructor Summit", source_url: "https://a.example/" };
+  for (const [a, b] of [["Constructor", "Paris"], ["Constructor", "Constructor"]]) {
+    const renamed = (city: string) => city === "Constructor" ? "Lyon" : city;
+    assert.equal(
+      same({ ...summit, city: a }, { ...summit, source_url: "https://b.example/", city: b }),
+      same({ ...summit, city: renamed(a) }, {
+        ...summit,
+        source_url: "https://b.example/",
+        city: renamed(b),
+      }),
+      `${a} and ${b}`,
+    );
+  }
+});
