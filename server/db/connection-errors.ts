@@ -35,6 +35,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith("08");
 }
 
+// A transaction that met another (deadlock, serialization failure, lock timeout) or an event
+// deleted while it was read for a link: the same work succeeds when tried again.
+const TRANSIENT_SQLSTATES = new Set(["40001", "40P01", "55P03", "23503"]);
+
+/** Whether work that failed with `err` may succeed as it is when tried again later. */
+export function isTransientFailure(err: unknown): boolean {
+  const code = codeOf(err);
+  return isDatabaseUnavailable(err) || (code !== undefined && TRANSIENT_SQLSTATES.has(code));
+}
+
 /** The parts of a PostgreSQL URL that a message may show: never the password. */
 function describeUrl(databaseUrl: string): { user: string; host: string; database: string } {
   try {

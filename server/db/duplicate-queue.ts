@@ -42,3 +42,8 @@ export async function takeQueued(
     events: events.map((e) => ({ ...e, inserted: inserted.get(e.id)! })),
   };
 }
+
+/** Removes one event from the queue: its detection fails whatever the attempt (logged). */
+export async function dropQueued(sql: Sql, eventId: string): Promise<void> {
+  await sql`DELETE FROM duplicate_queue WHERE event_id = ${eventId}`;
+}

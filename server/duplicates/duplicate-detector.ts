@@ -10,11 +10,15 @@
  * shows the groups that push formed. Another server sharing the database groups this server's
  * events within moments (its own reads do not wait for them); queued rows outlive a stop, and
  * `start()` takes what a stopped server left, then looks again every minute (another server may
- * have stopped before detecting its pushes).
+ * have stopped before detecting its pushes). A failure that may pass (the database away, a
+ * deadlock) is tried again later; any other failure of a transaction sends the detector through
+ * the queue one event at a time, and an event whose detection fails alone is dropped from the
+ * queue and logged, left ungrouped, so that it never holds up the others.
  */
 import type { Sql } from "postgres";
 import { lockDuplicates } from "../db/duplicate-links.ts";
-import { takeQueued } from "../db/duplicate-queue.ts";
+import { dropQueued, takeQueued } from "../db/duplicate-queue.ts";
+import { isTransientFailure } from "../db/connection-errors.ts";
 import { detectStored } from "./detect-stored.ts";
 import type { DetectionTimings } from "./detect-duplicates.ts";
 
@@ -148,17 +152,45 @@ export class DuplicateDetector {
     });
   }
 
-  /** Detects queued events until a take finds fewer than a batch: the queue was empty. */
+  /**
+   * Detects queued events until a take finds fewer than it asked for (the queue was empty). After
+   * a failure that is no passing one, takes one event at a time until the queue is empty.
+   */
   async #drain(): Promise<void> {
+    let limit = this.#batchSize;
     while (!this.#stopped) {
       // Every batch woken for by now is committed, so this take or a later one sees its events.
       const upTo = this.#requested;
-      const taken = await this.#sql.begin(async (transaction) => {
+      let taken: number;
+      try {
+        taken = await this.#detectQueued(limit);
+      } catch (err) {
+        if (limit === 1 || isTransientFailure(err)) throw err;
+        console.error("Duplicate detection failed; detecting queued events one at a time:", err);
+        limit = 1;
+        continue;
+      }
+      if (taken < limit) {
+        this.#release(upTo);
+        if (this.#done >= this.#requested) return;
+      }
+    }
+  }
+
+  /**
+   * One transaction: takes up to `limit` queued events and detects them. A lone event whose
+   * detection fails for good is dropped from the queue.
+   */
+  async #detectQueued(limit: number): Promise<number> {
+    let taken: string[] = [];
+    try {
+      return await this.#sql.begin(async (transaction) => {
         // postgres.js types a transaction apart from the pool, though both run the same queries.
         const tx = transaction as unknown as Sql;
         // Taken under the lock: another server's detector has committed what it took.
         await lockDuplicates(tx);
-        const queued = await takeQueued(tx, this.#batchSize);
+        const queued = await takeQueued(tx, limit);
+        taken = queued.events.map((e) => e.id);
         await detectStored(tx, queued.events, {
           recompare: false,
           vectors: () => false,
@@ -166,10 +198,11 @@ export class DuplicateDetector {
         });
         return queued.taken;
       });
-      if (taken < this.#batchSize) {
-        this.#release(upTo);
-        if (this.#done >= this.#requested) return;
-      }
+    } catch (err) {
+      if (limit !== 1 || taken.length !== 1 || isTransientFailure(err)) throw err;
+      await dropQueued(this.#sql, taken[0]);
+      console.error(`Cannot detect the duplicates of event ${taken[0]}; it stays ungrouped:`, err);
+      return 1;
     }
   }
 

@@ -115,6 +115,51 @@ for (const kind of testBackends()) {
       await server.close();
     }
   });
+
+  Deno.test(`[${kind}] an event whose detection fails is dropped from the queue; the others are detected`, async () => {
+    const server = await startTestApp(kind);
+    const { sql } = server.service.deps.db;
+    const logged: unknown[][] = [];
+    const log = console.error;
+    try {
+      const alice = (await createApiKey(server, { contributor: "alice" })).key;
+      await server.service.deps.duplicates.stop();
+      assert.equal((await postEvents(server.url, alice, { events: meetups(3) })).status, 200);
+      const [{ id: poisoned }] = await sql<{ id: string }[]>`
+        SELECT id FROM events WHERE external_id = 'meetup-1'`;
+      // A failure detection cannot get past, on one event: storing its keys raises.
+      await sql.unsafe(`
+        CREATE FUNCTION refuse_keys() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
+        CREATE TRIGGER refuse_keys BEFORE INSERT ON event_lookup_keys FOR EACH ROW
+          WHEN (NEW.event_id = '${poisoned}') EXECUTE FUNCTION refuse_keys();`);
+      console.error = (...args: unknown[]) => logged.push(args);
+      const next = new DuplicateDetector(sql);
+      try {
+        next.start();
+        await next.settled(60_000);
+      } finally {
+        await next.stop();
+        console.error = log;
+      }
+      const [{ n: queued }] = await sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM duplicate_queue`;
+      assert.equal(queued, 0, "nothing left queued");
+      const detected = await sql<{ external_id: string }[]>`
+        SELECT e.external_id FROM event_key_sets s JOIN events e ON e.id = s.event_id
+        ORDER BY e.external_id`;
+      assert.deepEqual(detected.map((r) => r.external_id), ["meetup-0", "meetup-2"]);
+      assert.ok(
+        logged.some((args) =>
+          String(args[0]).includes(`Cannot detect the duplicates of event ${poisoned}`)
+        ),
+        JSON.stringify(logged.map((args) => String(args[0]))),
+      );
+    } finally {
+      console.error = log;
+      await server.close();
+    }
+  });
 }
 
 Deno.test("while detection fails, reads and pushes do not wait, and it is tried again", async () => {
