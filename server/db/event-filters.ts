@@ -75,13 +75,16 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
 function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
   // Inside the innermost sub-select `e` is the canonical event (the filters' conditions name
   // `e`), found by its id: correlated, so only a hidden member's canonical event is read, never
-  // every event the filters keep.
+  // every event the filters keep. OFFSET 0 keeps the planner from turning the NOT EXISTS into an
+  // anti-join, which may hash every hidden member and its canonical event first: a probe of the
+  // index for each event read costs the same at any size, and a first page reads few events.
   return sql`NOT EXISTS (
     SELECT 1 FROM event_group_members g
     WHERE g.event_id = e.id AND NOT g.canonical
       AND EXISTS (
         SELECT 1 FROM events e
-        WHERE e.id = g.group_id AND ${filterConditions(sql, { ...f, collapse: false })}))`;
+        WHERE e.id = g.group_id AND ${filterConditions(sql, { ...f, collapse: false })})
+    OFFSET 0)`;
 }
 
 /** On `e`: the event comes after `after` in start order (no condition without it). */
