@@ -2,10 +2,12 @@
  * What duplicate detection costs ingestion: 100-event batches stored with and without detection,
  * on a database already holding --size events from two contributors (detection run on all of
  * them), alternating rounds so that both see the same database and load. With detection, each
- * batch is stored as ingest-batch.ts stores it: its transaction queues the written events, and a
- * DuplicateDetector detects them after the commit, on another connection, while the next batch is
- * stored; a round's time runs until every one of its events is detected, so the rate counts
- * detection's whole work (the rate at which the pushes alone returned is printed beside it). The
+ * batch is stored as ingest-batch.ts stores it, through the server's DuplicateDetector: on
+ * PostgreSQL its transaction queues the written events and the detector detects them after the
+ * commit, on another connection, while the next batch is stored; on PGlite it detects them in the
+ * batch's transaction (--after-commit yes|no chooses). A round's time runs until every one of its
+ * events is detected, so the rate counts detection's whole work (the rate at which the pushes
+ * alone returned is printed beside it). The
  * second contributor re-lists some of the first one's events in its own words, in the loaded
  * events and in the timed batches alike, so groups form as they would. Prints events/s both ways,
  * the cost in percent, the CPU time a batch took both ways (this process and its database's server
@@ -15,7 +17,7 @@
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
  *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy] [--explain]
- *     [--years 1]
+ *     [--years 1] [--after-commit yes|no]
  *
  * --years N: the loaded events are spread over N years (52 weeks each) up to the timed ones' year,
  * as a service holding N years of listings; the default puts them all in the timed batches' year,
@@ -30,7 +32,6 @@ import type { EventRecord } from "../shared/event-schema.ts";
 import { upsertEvents, type Writer } from "../server/db/events.ts";
 import { detectDuplicates, type DetectionTimings } from "../server/duplicates/detect-duplicates.ts";
 import { DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
-import { queueForDetection } from "../server/db/duplicate-queue.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
@@ -54,6 +55,7 @@ const { values } = parseArgs({
     mix: { type: "string", default: "realistic" },
     explain: { type: "boolean", default: false },
     years: { type: "string", default: "1" },
+    "after-commit": { type: "string" },
   },
 });
 const size = Number(values.size);
@@ -64,6 +66,9 @@ if (values.mix !== "realistic" && values.mix !== "heavy") {
   throw new Error(`Cannot run: --mix is realistic or heavy, not ${JSON.stringify(values.mix)}`);
 }
 const mix: BenchMix = values.mix;
+const afterCommit = values["after-commit"] === undefined
+  ? kind === "postgres"
+  : values["after-commit"] === "yes";
 const years = Number(values.years);
 if (!Number.isInteger(years) || years < 1) {
   throw new Error(`Cannot run: --years is a whole number of at least 1, not ${values.years}`);
@@ -100,22 +105,21 @@ function* batchesFrom(
   }
 }
 
-/** Detection in the batch's transaction (loading), none, or after commit by `detector`. */
+/** Detection in the batch's transaction (loading), none, or as the server's `detector` does. */
 type Detection = "in-transaction" | "off" | DuplicateDetector;
 
 async function store(sql: Sql, writer: Writer, events: EventRecord[], detection: Detection) {
   // As ingest-batch.ts: a batch waits while detection is too far behind.
   if (detection instanceof DuplicateDetector) await detection.roomToQueue();
-  await sql.begin(async (transaction) => {
+  const batch = await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
     const outcome = await upsertEvents(tx, writer, events);
-    if (detection === "in-transaction") {
-      await detectDuplicates(tx, { contributorId: writer.contributorId, changed: outcome.changed });
-    } else if (detection instanceof DuplicateDetector) {
-      await queueForDetection(tx, outcome.changed);
-    }
+    const written = { contributorId: writer.contributorId, changed: outcome.changed };
+    if (detection === "in-transaction") await detectDuplicates(tx, written);
+    else if (detection instanceof DuplicateDetector) await detection.inBatch(tx, written);
+    return written;
   });
-  if (detection instanceof DuplicateDetector) detection.wake();
+  if (detection instanceof DuplicateDetector) detection.committed(batch);
 }
 
 /** Stores `work` in order; with a detector, until every batch's events are detected. */
@@ -235,7 +239,7 @@ try {
   // CPU milliseconds per batch, both ways: what the work took whatever else the cores ran.
   const cpu = { on: [] as number[], off: [] as number[] };
   const timings: DetectionTimings = {};
-  const detector = new DuplicateDetector(db.sql, { timings });
+  const detector = new DuplicateDetector(db.sql, { timings, afterCommit });
   let next = 10_000_000;
   // Each round's batches, kept to be pushed again a day later (below).
   const pushed: { detect: boolean; work: Work }[] = [];
@@ -274,7 +278,7 @@ try {
   // changed), its links replaced and its group re-formed.
   const moved: Record<string, number[]> = { on: [], off: [] };
   const movedTimings: DetectionTimings = {};
-  const movedDetector = new DuplicateDetector(db.sql, { timings: movedTimings });
+  const movedDetector = new DuplicateDetector(db.sql, { timings: movedTimings, afterCommit });
   const dayLater = (e: EventRecord) => shiftedDays(e, 1);
   for (const { detect, work } of pushed) {
     const later: Work = work.map(([who, batch]) => [who, batch.map(dayLater)]);
@@ -300,7 +304,9 @@ try {
   const on = median(rate.on);
   const off = median(rate.off);
   console.log(
-    `\n${kind}, ${mix} mix, ${size} events: detection off ${off.toFixed(0)} events/s, on ` +
+    `\n${kind}, ${mix} mix, ${size} events, detection ${
+      afterCommit ? "after commit" : "in the batch's transaction"
+    }: detection off ${off.toFixed(0)} events/s, on ` +
       `${on.toFixed(0)} events/s until every event is detected (pushes returned at ` +
       `${median(rate.pushedOn).toFixed(0)} events/s; medians of ${rounds}): detection costs ` +
       `${((1 - on / off) * 100).toFixed(1)}% of throughput; load average ${load()}`,

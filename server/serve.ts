@@ -59,7 +59,7 @@ export async function openService(config: Config): Promise<OpenedService> {
     });
     stops.push(() => ai.stop());
     // Started here, not with the socket: in-process tests push and read through app.fetch.
-    const duplicates = new DuplicateDetector(db.sql);
+    const duplicates = new DuplicateDetector(db.sql, { afterCommit: db.kind === "postgres" });
     duplicates.start();
     stops.push(() => duplicates.stop());
     const deps: AppDeps = {

@@ -17,13 +17,20 @@
  */
 import type { Sql } from "postgres";
 import { lockDuplicates } from "../db/duplicate-links.ts";
-import { dropQueued, takeQueued } from "../db/duplicate-queue.ts";
+import { dropQueued, queueForDetection, takeQueued } from "../db/duplicate-queue.ts";
 import { isTransientFailure } from "../db/connection-errors.ts";
 import { detectStored } from "./detect-stored.ts";
-import type { DetectionTimings } from "./detect-duplicates.ts";
+import { detectDuplicates, type DetectionTimings, type WrittenBatch } from "./detect-duplicates.ts";
 
 /** How a detector runs. */
 export interface DetectorOptions {
+  /**
+   * Detect a pushed batch after its commit (the default), or in its transaction. After commit
+   * pays where the database works on cores of its own (PostgreSQL); the embedded database runs on
+   * the server's own thread, one statement at a time, so there it only adds the queue's
+   * statements, and a batch is detected in its transaction.
+   */
+  afterCommit?: boolean;
   /** Queued events taken in one transaction. */
   batchSize?: number;
   /**
@@ -43,6 +50,7 @@ const MAX_RETRY_MS = 30_000;
 
 /** Detects queued events in the background; see the module comment. */
 export class DuplicateDetector {
+  readonly afterCommit: boolean;
   readonly #sql: Sql;
   readonly #batchSize: number;
   readonly #maxBacklog: number;
@@ -61,11 +69,26 @@ export class DuplicateDetector {
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
+    this.afterCommit = options.afterCommit ?? true;
     this.#batchSize = options.batchSize ?? 500;
     this.#maxBacklog = options.maxBacklog ?? 8;
     this.#retryMs = options.retryMs ?? 1_000;
     this.#pollMs = options.pollMs ?? 60_000;
     this.#timings = options.timings;
+  }
+
+  /**
+   * In a pushed batch's transaction, after its upsert: queues what it wrote, or (not after commit)
+   * detects it there.
+   */
+  async inBatch(tx: Sql, batch: WrittenBatch): Promise<void> {
+    if (this.afterCommit) await queueForDetection(tx, batch.changed);
+    else await detectDuplicates(tx, batch, { timings: this.#timings });
+  }
+
+  /** After the batch's commit: wakes the detector for what it queued. */
+  committed(batch: WrittenBatch): void {
+    if (this.afterCommit && batch.changed.length > 0) this.wake();
   }
 
   /** Takes what is queued already (a stopped server's batches), and looks again now and then. */
@@ -94,6 +117,7 @@ export class DuplicateDetector {
 
   /** Resolves when the backlog is within bounds (or after `timeoutMs`): called before a batch. */
   roomToQueue(timeoutMs = 30_000): Promise<void> {
+    if (!this.afterCommit) return Promise.resolve();
     const upTo = this.#requested - this.#maxBacklog;
     if (this.#done >= upTo || this.#failures > 0 || this.#stopped) return Promise.resolve();
     return this.#wait(upTo, timeoutMs);

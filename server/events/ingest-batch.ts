@@ -5,7 +5,6 @@ import type { AppDeps, Principal } from "../app-env.ts";
 import { unreviewedBudgets } from "../config.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
 import { recordFirstBatch } from "../db/api-keys.ts";
-import { queueForDetection } from "../db/duplicate-queue.ts";
 import { recordReviewSignals } from "./review-signals.ts";
 import { budgetApplies, budgetRefusal, checkUpcomingBudget, OverBudget } from "./review-budget.ts";
 
@@ -35,9 +34,9 @@ export async function ingestBatch(
         const limited = await budgetApplies(tx, principal);
         const result = await upsertEvents(tx, { keyId, contributorId }, events);
         if (limited) await checkUpcomingBudget(tx, { contributorId, limit });
-        // Detected after the commit (server/duplicates/duplicate-detector.ts), while the next
-        // batch is stored.
-        await queueForDetection(tx, result.changed);
+        // Queued to be detected after the commit, while the next batch is stored (PostgreSQL),
+        // or detected here (server/duplicates/duplicate-detector.ts).
+        await deps.duplicates.inBatch(tx, { contributorId, changed: result.changed });
         // A trusted key's events need no review; only what waits for review is signalled.
         if (!principal.trusted) {
           await recordReviewSignals(tx, { contributorId, events, outcome: result });
@@ -52,7 +51,7 @@ export async function ingestBatch(
     if (err instanceof OverBudget) throw await budgetRefusal(deps.db.sql, { contributorId, limit });
     throw err;
   }
-  if (outcome.changed.length > 0) deps.duplicates.wake();
+  deps.duplicates.committed({ contributorId, changed: outcome.changed });
   // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
   // while this batch was in flight.
   if (principal.trusted && outcome.eventIds.length > 0) {
