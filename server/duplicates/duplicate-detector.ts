@@ -91,8 +91,12 @@ export class DuplicateDetector {
     if (this.afterCommit && batch.changed.length > 0) this.wake();
   }
 
-  /** Takes what is queued already (a stopped server's batches), and looks again now and then. */
+  /**
+   * Takes what is queued already (a stopped server's batches), and looks again now and then. Not
+   * after commit, nothing is ever queued.
+   */
   start(): void {
+    if (!this.afterCommit) return;
     this.wake();
     this.#poll ??= setInterval(() => this.wake(), this.#pollMs);
   }

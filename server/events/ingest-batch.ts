@@ -9,9 +9,10 @@ import { recordReviewSignals } from "./review-signals.ts";
 import { budgetApplies, budgetRefusal, checkUpcomingBudget, OverBudget } from "./review-budget.ts";
 
 /**
- * Upserts the batch, keeps it for review when it is the key's first, queues its written events for
- * duplicate detection, and wakes the detector and the embedding worker. An unreviewed
- * contributor's batch that would pass its budget is refused whole (409).
+ * Upserts the batch, keeps it for review when it is the key's first, hands its written events to
+ * duplicate detection (queued for after the commit, or detected in the transaction), and wakes the
+ * embedding worker. An unreviewed contributor's batch that would pass its budget is refused whole
+ * (409).
  */
 export async function ingestBatch(
   deps: AppDeps,

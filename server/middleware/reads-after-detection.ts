@@ -1,7 +1,7 @@
 /**
- * Reads wait for the duplicate detection of the batches pushed before them (detection runs after a
- * batch commits: server/duplicates/duplicate-detector.ts), so that a listing read after a push
- * returns shows one entry per group. Idle, the wait is nothing; it is bounded, so a slow
+ * Reads wait for the duplicate detection of the batches pushed before them (on PostgreSQL it runs
+ * after a batch commits: server/duplicates/duplicate-detector.ts), so that a listing read after a
+ * push returns shows one entry per group. Idle, the wait is nothing; it is bounded, so a slow
  * detection delays a read but never fails it. Health checks and writes never wait: a push waiting
  * for the previous push's detection would undo the point of detecting after commit.
  */
