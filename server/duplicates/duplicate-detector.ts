@@ -1,5 +1,6 @@
 /**
- * Detection after commit. A batch's transaction only queues the events it wrote
+ * Detection after commit (on PostgreSQL; see `afterCommit` for PGlite, where a batch is detected
+ * in its own transaction). A batch's transaction only queues the events it wrote
  * (server/db/duplicate-queue.ts) and wakes the detector, which detects them in transactions of its
  * own under the duplicates lock, taking up to `batchSize` queued events at a time. So the next
  * batch is stored while this one is detected, on another connection and, with PostgreSQL, another
