@@ -7,13 +7,12 @@
  * commit, on another connection, while the next batch is stored; on PGlite it detects them in the
  * batch's transaction (--after-commit yes|no chooses). A round's time runs until every one of its
  * events is detected, so the rate counts detection's whole work (the rate at which the pushes
- * alone returned is printed beside it). The
- * second contributor re-lists some of the first one's events in its own words, in the loaded
- * events and in the timed batches alike, so groups form as they would. Prints events/s both ways,
- * the cost in percent, the CPU time a batch took both ways (this process and its database's server
- * processes: less moved by other work on the machine, and the same whether detection runs in the
- * batch's transaction or after it), where detection's time goes, the key rows and lookups per
- * event, and the load average.
+ * alone returned is printed beside it). The second contributor re-lists some of the first one's
+ * events in its own words, in the loaded events and in the timed batches alike, so groups form as
+ * they would. Prints events/s both ways, the cost in percent, the CPU time a batch took both ways
+ * (this process and its database's server processes: less moved by other work on the machine, and
+ * the same whether detection runs in the batch's transaction or after it), where detection's time
+ * goes, the key rows and lookups per event, and the load average.
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
  *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy] [--explain]
@@ -74,18 +73,20 @@ if (!Number.isInteger(years) || years < 1) {
   throw new Error(`Cannot run: --years is a whole number of at least 1, not ${values.years}`);
 }
 
-/**
- * Batches of `per` events from `first` for the two contributors in turn: the second one's
- * re-list some of the first one's previous batch.
- */
+/** Batches in order, each with the index of its writer. */
 type Work = [number, EventRecord[]][];
 
+/** The event `days` days later (earlier when negative). */
 function shiftedDays(e: EventRecord, days: number): EventRecord {
   if (days === 0) return e;
   const by = (iso: string) => new Date(Date.parse(iso) + days * 86_400_000).toISOString();
   return { ...e, starts_at: by(e.starts_at), ends_at: e.ends_at ? by(e.ends_at) : e.ends_at };
 }
 
+/**
+ * Batches of `per` events from `first` for the two contributors in turn: the second one's
+ * re-list some of the first one's previous batch.
+ */
 function* batchesFrom(
   first: number,
   count: number,
