@@ -14,6 +14,7 @@ import { EventInput } from "../../shared/event-schema.ts";
 import { type MatchFacts, matchFactsOf } from "../../server/duplicates/match-facts.ts";
 import {
   candidateBounds,
+  daysMeet,
   probeKeys,
   storedDays,
   storedKeys,
@@ -55,6 +56,33 @@ function* withinBounds(f: MatchFacts, byStart: MatchFacts[]): Generator<MatchFac
   }
 }
 
+/**
+ * Every pair (probe, holder) of two listings sharing a key on days within the probe's reach, as
+ * detection's lookup finds them in the database (each pair once a probe, in the order found).
+ */
+export function keyPairs(facts: MatchFacts[]): [MatchFacts, MatchFacts][] {
+  const byKey = new Map<number, MatchFacts[]>();
+  for (const f of facts) {
+    for (const k of storedKeys(f)) {
+      const held = byKey.get(k);
+      if (held) held.push(f);
+      else byKey.set(k, [f]);
+    }
+  }
+  const pairs: [MatchFacts, MatchFacts][] = [];
+  for (const f of facts) {
+    const reach = candidateBounds(f).days;
+    const found = new Set<MatchFacts>();
+    for (const k of probeKeys(f)) {
+      for (const c of byKey.get(k) ?? []) {
+        if (c !== f && daysMeet(storedDays(c), reach)) found.add(c);
+      }
+    }
+    for (const c of found) pairs.push([f, c]);
+  }
+  return pairs;
+}
+
 /** The pairs of listings of different lists that detection would group. */
 export function offlinePairs(
   sources: { name: string; events: SourceEvent[] }[],
@@ -68,14 +96,6 @@ export function offlinePairs(
       return matchFactsOf({ ...record, id: e.external_id });
     })
   );
-  const byKey = new Map<number, MatchFacts[]>();
-  for (const f of facts) {
-    for (const k of storedKeys(f)) {
-      const held = byKey.get(k);
-      if (held) held.push(f);
-      else byKey.set(k, [f]);
-    }
-  }
   const known = new Map(facts.map((f) => [f.id, f]));
   const links = new Map<string, { a: string; b: string; score: number; kind: "detected" }>();
   const compare = (x: string, y: string, vectorSimilarity?: number) => {
@@ -88,16 +108,7 @@ export function offlinePairs(
     const verdict = matchListings(known.get(a)!, known.get(b)!, { vectorSimilarity: similarity });
     if (verdict.same) links.set(`${a} ${b}`, { a, b, score: verdict.score, kind: "detected" });
   };
-  for (const f of facts) {
-    // As the database looks keys up: only listings whose stored days are within reach.
-    const reach = candidateBounds(f).days;
-    for (const k of probeKeys(f)) {
-      for (const c of byKey.get(k) ?? []) {
-        const days = storedDays(c);
-        if (days.last >= reach.first && days.first <= reach.last) compare(f.id, c.id);
-      }
-    }
-  }
+  for (const [f, c] of keyPairs(facts)) compare(f.id, c.id);
   if (o.vectors) {
     const byStart = [...facts].sort((x, y) => x.start - y.start);
     for (const f of facts) {

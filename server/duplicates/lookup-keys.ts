@@ -230,8 +230,9 @@ export function candidateBounds(f: MatchFacts): CandidateBounds {
 
 /**
  * Whether detection's lookup finds `stored` for `probe`: a key in common, and days in reach. (The
- * database then keeps only those within all of `probe`'s bounds.) For tests and the offline
- * evaluation, which look keys up in memory.
+ * database then keeps only those within all of `probe`'s bounds.) For tests; the offline
+ * evaluation finds the same pairs through an index of keys in memory (`keyPairs` in
+ * scripts/support/duplicate-offline.ts).
  */
 export function lookupFinds(probe: MatchFacts, stored: MatchFacts): boolean {
   if (!daysMeet(candidateBounds(probe).days, storedDays(stored))) return false;

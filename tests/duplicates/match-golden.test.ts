@@ -33,6 +33,7 @@ import {
 import { matchListings } from "../../server/duplicates/matcher.ts";
 import { duplicateSources, type SourceEvent } from "../../scripts/support/duplicate-sources.ts";
 import { readLabels } from "../../scripts/support/duplicate-eval.ts";
+import { keyPairs } from "../../scripts/support/duplicate-offline.ts";
 import { PERTURBATIONS, perturbSources } from "../../scripts/support/duplicate-perturb.ts";
 import {
   benchEvents,
@@ -73,31 +74,6 @@ function listingLine(f: MatchFacts): string {
     bandLatitude(f),
     JSON.stringify(candidateBounds(f)),
   ].join("\t");
-}
-
-/** Every pair (probe, holder) sharing a key on days within reach, as the index finds them. */
-function keyPairs(facts: MatchFacts[]): [MatchFacts, MatchFacts][] {
-  const byKey = new Map<number, MatchFacts[]>();
-  for (const f of facts) {
-    for (const k of storedKeys(f)) {
-      const held = byKey.get(k);
-      if (held) held.push(f);
-      else byKey.set(k, [f]);
-    }
-  }
-  const pairs: [MatchFacts, MatchFacts][] = [];
-  for (const f of facts) {
-    const reach = candidateBounds(f).days;
-    const found = new Set<MatchFacts>();
-    for (const k of probeKeys(f)) {
-      for (const c of byKey.get(k) ?? []) {
-        const days = storedDays(c);
-        if (c !== f && days.last >= reach.first && days.first <= reach.last) found.add(c);
-      }
-    }
-    for (const c of found) pairs.push([f, c]);
-  }
-  return pairs;
 }
 
 function verdictLines(pairs: [MatchFacts, MatchFacts][], vectors: boolean): string[] {
