@@ -7,7 +7,8 @@ import { openDatabase } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { pruneRateLimitBuckets } from "./db/rate-limit.ts";
 import { refreshTextStatsIfStale } from "./db/text-stats.ts";
-import { redetectUnderCurrentRules } from "./duplicates/rules-version.ts";
+import { DUPLICATE_RULES_VERSION, redetectUnderCurrentRules } from "./duplicates/rules-version.ts";
+import { adoptRulesWhenEmpty } from "./db/duplicate-rules.ts";
 import { pruneOrphanSignals } from "./db/event-signals.ts";
 import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
@@ -49,6 +50,7 @@ export async function openService(config: Config): Promise<OpenedService> {
   };
   try {
     await migrate(db.sql);
+    await adoptRulesWhenEmpty(db.sql, DUPLICATE_RULES_VERSION);
     const storage = db.kind === "pglite"
       ? new StorageGuard(config.dataDir, config.dataMinFreeBytes)
       : undefined;

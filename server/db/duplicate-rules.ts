@@ -34,6 +34,16 @@ export async function claimRedetection(
   return rows;
 }
 
+/**
+ * Records `version` as the rules every stored event was looked at under when no event is stored
+ * (a new database): there is nothing to look at again, and a re-detection started on an empty
+ * database would otherwise also take the first events pushed after the start.
+ */
+export async function adoptRulesWhenEmpty(sql: Sql, version: number): Promise<void> {
+  await sql`UPDATE duplicate_rules SET version = ${version}, redetected_through = NULL
+    WHERE version < ${version} AND NOT EXISTS (SELECT FROM events)`;
+}
+
 /** What re-detection reads of each of `ids`, in id order. */
 export async function redetectionRowsOf(tx: Sql, ids: string[]): Promise<RedetectionRow[]> {
   if (ids.length === 0) return [];

@@ -1,7 +1,8 @@
 /**
  * Events stored under older duplicate rules are looked at again under the current ones: their
  * lookup keys, detected links and groups are rewritten, operators' decisions kept, and a run
- * stopped part-way resumes where it stopped. A deleted event's keys go with it.
+ * stopped part-way resumes where it stopped. A deleted event's keys go with it. A new database
+ * has nothing to look at again, so the first events pushed to it are not taken for re-detection.
  */
 import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
@@ -26,6 +27,20 @@ function listing(i: number, who: "alice" | "bob") {
 }
 
 for (const kind of testBackends()) {
+  Deno.test(`[${kind}] a new database starts under the current rules, with nothing to look at`, async () => {
+    const server = await startTestApp(kind);
+    try {
+      const [state] = await server.service.deps.db.sql`
+        SELECT version, redetected_through FROM duplicate_rules`;
+      assert.deepEqual({ ...state }, {
+        version: DUPLICATE_RULES_VERSION,
+        redetected_through: null,
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
   Deno.test(`[${kind}] events stored under older duplicate rules are grouped again`, async () => {
     const server = await startTestApp(kind);
     const { sql } = server.service.deps.db;
