@@ -31,10 +31,14 @@ export async function takeQueued(
   tx: Sql,
   limit: number,
 ): Promise<{ taken: number; events: QueuedEvent[] }> {
+  // New when queued, an event may since have been detected another way (its vector, new rules):
+  // then it has keys, and is detected as a changed one.
   const rows = await tx<{ event_id: string; inserted: boolean }[]>`
-    DELETE FROM duplicate_queue
+    DELETE FROM duplicate_queue q
     WHERE event_id IN (SELECT event_id FROM duplicate_queue LIMIT ${limit})
-    RETURNING event_id, inserted`;
+    RETURNING event_id,
+      inserted AND NOT EXISTS (SELECT FROM event_key_sets s WHERE s.event_id = q.event_id)
+        AS inserted`;
   const inserted = new Map(rows.map((r) => [r.event_id, r.inserted]));
   const events = await redetectionRowsOf(tx, [...inserted.keys()]);
   return {

@@ -106,37 +106,49 @@ function keyRows(sets: KeySetChange[]) {
   return rows;
 }
 
-/**
- * Stores the key sets `sets` (writing only the key rows each gains and deleting those it loses)
- * and returns pairs (probe, candidate) of events that might be the same: sharing a lookup key
- * (server/duplicates/lookup-keys.ts) on days within reach, within the probe's bounds, listed by
- * another contributor or on another platform. One statement for a whole batch (all of
- * `contributorId`'s): the candidates are read from the keys as they were before it, so the
- * batch's new listings are not among them. Run under the duplicates lock (one writer of the key
- * tables at a time: the key rows are exactly those of the sets, so a plain insert never meets
- * a row already there).
- */
-export async function storeKeysAndFindCandidates(
-  sql: Sql,
-  o: { contributorId: string; sets: KeySetChange[]; probes: Probe[] },
-): Promise<{ probe: string; candidate: MatchRow }[]> {
-  const { probes, sets } = o;
-  const ordinals = probes.flatMap((p, i) => p.keys.map(() => i + 1));
-  const hashes = probes.flatMap((p) => p.keys.map(String));
-  const ids = sets.map((s) => s.event_id);
+/** The sets as a table: (event_id, fingerprint, keys, first_day, last_day). */
+function setsTable(sql: Sql, sets: KeySetChange[]) {
+  return sql`unnest(${sets.map((s) => s.event_id)}::uuid[],
+                    ${sets.map((s) => String(s.fingerprint))}::bigint[],
+                    -- Each set as an array literal: a ragged array of arrays is no parameter.
+                    ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
+                    ${sets.map((s) => s.firstDay)}::int[],
+                    ${sets.map((s) => s.lastDay)}::int[])
+    AS s(event_id, fingerprint, keys, first_day, last_day)`;
+}
+
+/** The sets' key rows as a table: (hash, day, last, event_id, lat). */
+function keyRowsTable(sql: Sql, sets: KeySetChange[]) {
   const rows = keyRows(sets);
-  const found = await sql<(MatchRow & { probe: string })[]>`
-    WITH given AS (
-      -- Each set as an array literal: a ragged array of arrays is no parameter.
-      SELECT * FROM unnest(${ids}::uuid[],
-                           ${sets.map((s) => String(s.fingerprint))}::bigint[],
-                           ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
-                           ${sets.map((s) => s.firstDay)}::int[],
-                           ${sets.map((s) => s.lastDay)}::int[])
-        AS s(event_id, fingerprint, keys, first_day, last_day)
+  return sql`unnest(${rows.hash}::bigint[], ${rows.day}::int[], ${rows.last}::int[],
+                    ${rows.id}::uuid[], ${rows.lat}::int[]) AS f(hash, day, last, event_id, lat)`;
+}
+
+/**
+ * The statement's writes when every set is new (its event inserted in this transaction, so no key
+ * row or set of it exists yet): plain inserts, with nothing to compare.
+ */
+function storeNewSets(sql: Sql, sets: KeySetChange[]) {
+  return sql`stored AS (
+      INSERT INTO event_lookup_keys (hash, day, last, event_id, lat)
+      SELECT * FROM ${keyRowsTable(sql, sets)}
+    ), sets AS (
+      INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day)
+      SELECT event_id, fingerprint, keys::bigint[], first_day, last_day
+      FROM ${setsTable(sql, sets)}
+    )`;
+}
+
+/**
+ * The statement's writes when a set may replace a stored one: only the key rows each set gains
+ * are written, and those it loses deleted.
+ */
+function storeChangedSets(sql: Sql, sets: KeySetChange[]) {
+  const ids = sets.map((s) => s.event_id);
+  return sql`given AS (
+      SELECT * FROM ${setsTable(sql, sets)}
     ), fresh AS (
-      SELECT * FROM unnest(${rows.hash}::bigint[], ${rows.day}::int[], ${rows.last}::int[],
-                           ${rows.id}::uuid[], ${rows.lat}::int[]) AS f(hash, day, last, event_id, lat)
+      SELECT * FROM ${keyRowsTable(sql, sets)}
     ), held AS (
       -- The rows a changed listing holds now, found by its set's keys and days (the set read
       -- under the duplicates lock: one read before it may be stale; LATERAL: one range scan of
@@ -178,7 +190,28 @@ export async function storeKeysAndFindCandidates(
       ON CONFLICT (event_id) DO UPDATE
         SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
             first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day
-    ), probe AS (
+    )`;
+}
+
+/**
+ * Stores the key sets `sets` (writing only the key rows each gains and deleting those it loses)
+ * and returns pairs (probe, candidate) of events that might be the same: sharing a lookup key
+ * (server/duplicates/lookup-keys.ts) on days within reach, within the probe's bounds, listed by
+ * another contributor or on another platform. One statement for a whole batch (all of
+ * `contributorId`'s): the candidates are read from the keys as they were before it, so the
+ * batch's new listings are not among them. Run under the duplicates lock (one writer of the key
+ * tables at a time: the key rows are exactly those of the sets, so a plain insert never meets
+ * a row already there). `allNew`: every set's event was inserted in this transaction.
+ */
+export async function storeKeysAndFindCandidates(
+  sql: Sql,
+  o: { contributorId: string; sets: KeySetChange[]; probes: Probe[]; allNew: boolean },
+): Promise<{ probe: string; candidate: MatchRow }[]> {
+  const { probes } = o;
+  const ordinals = probes.flatMap((p, i) => p.keys.map(() => i + 1));
+  const hashes = probes.flatMap((p) => p.keys.map(String));
+  const found = await sql<(MatchRow & { probe: string })[]>`
+    WITH ${o.allNew ? storeNewSets(sql, o.sets) : storeChangedSets(sql, o.sets)}, probe AS (
       SELECT * FROM unnest(${probes.map((p) => p.id)}::uuid[],
         ${probes.map((p) => p.platform)}::text[],
         ${probes.map((p) => p.at.toISOString())}::timestamptz[],

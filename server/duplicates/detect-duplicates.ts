@@ -35,6 +35,7 @@ export interface WrittenBatch {
   contributorId: string;
   changed: {
     id: string;
+    /** Written new, with no keys or links yet (none is looked for). */
     inserted: boolean;
     event: Omit<MatchSource, "id"> & { platform: string };
   }[];
@@ -132,6 +133,7 @@ export async function detectDuplicates(
       };
     }),
     probes,
+    allNew: replacing.length === 0,
   });
   step("keys and candidates");
   const near = o.vectors

@@ -8,8 +8,11 @@ import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, startTestApp } from "../../dev-support/test-server.ts";
 import { get, postEvents } from "../ingest/support/http.ts";
-import postgres from "postgres";
+import postgres, { type Sql } from "postgres";
 import { DuplicateDetector } from "../../server/duplicates/duplicate-detector.ts";
+import { detectStored } from "../../server/duplicates/detect-stored.ts";
+import { lockDuplicates } from "../../server/db/duplicate-links.ts";
+import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
 
 /** One conference as two lists word it, and `n` meetups of one city the same week. */
 const copies = [
@@ -114,6 +117,46 @@ for (const kind of testBackends().filter((k) => k === "postgres")) {
         assert.equal(n, 0, `${table} is empty`);
       }
     } finally {
+      await server.close();
+    }
+  });
+
+  Deno.test(`[${kind}] a queued new event detected meanwhile another way is detected as a changed one`, async () => {
+    const server = await startTestApp(kind);
+    const { sql } = server.service.deps.db;
+    const logged: unknown[][] = [];
+    const log = console.error;
+    try {
+      await server.service.deps.duplicates.stop();
+      for (const [who, copy] of [["alice", copies[0]], ["bob", copies[1]]] as const) {
+        const { key } = await createApiKey(server, { contributor: who });
+        assert.equal((await postEvents(server.url, key, { events: [copy] })).status, 200);
+      }
+      // As the embedding worker's detection by vectors would, before the queue is reached.
+      await sql.begin(async (tx) => {
+        await lockDuplicates(tx as unknown as Sql);
+        const rows = await redetectionRowsOf(
+          tx as unknown as Sql,
+          (await tx<{ id: string }[]>`SELECT id FROM events`).map((r) => r.id),
+        );
+        await detectStored(tx as unknown as Sql, rows, { recompare: true, vectors: () => false });
+      });
+      console.error = (...args: unknown[]) => logged.push(args);
+      const next = new DuplicateDetector(sql);
+      try {
+        next.start();
+        await next.settled(60_000);
+      } finally {
+        await next.stop();
+        console.error = log;
+      }
+      assert.deepEqual(logged, [], "no detection failed");
+      const [{ queued, grouped }] = await sql<{ queued: number; grouped: number }[]>`
+        SELECT (SELECT count(*)::int FROM duplicate_queue) AS queued,
+               (SELECT count(*)::int FROM event_group_members) AS grouped`;
+      assert.deepEqual({ queued, grouped }, { queued: 0, grouped: 2 });
+    } finally {
+      console.error = log;
       await server.close();
     }
   });
