@@ -10,6 +10,7 @@ import { refreshTextStatsIfStale } from "./db/text-stats.ts";
 import { DUPLICATE_RULES_VERSION, redetectUnderCurrentRules } from "./duplicates/rules-version.ts";
 import { adoptRulesWhenEmpty } from "./db/duplicate-rules.ts";
 import { pruneOrphanSignals } from "./db/event-signals.ts";
+import { vacuumEmbedded } from "./db/embedded-vacuum.ts";
 import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
@@ -29,6 +30,7 @@ export interface RunningService {
 const PRUNE_EVERY_MS = 10 * 60_000;
 /** How long a stop waits for requests in progress; within run-until-signal's grace period. */
 const DRAIN_MS = 5_000;
+const VACUUM_EVERY_MS = 60_000;
 
 /** The application and what it depends on, started but not listening. */
 export interface OpenedService {
@@ -110,6 +112,7 @@ export async function startService(config: Config): Promise<RunningService> {
       pruneOrphanSignals(db.sql).catch((err) => console.error("Cannot prune signals:", err));
     }, PRUNE_EVERY_MS);
     stops.push(() => Promise.resolve(clearInterval(pruner)));
+    if (db.kind === "pglite") stops.push(vacuumEmbeddedNowAndThen(db.sql));
     const { hostname, port } = http.addr;
     const host = hostname === "0.0.0.0" ? "localhost" : hostname;
     return { url: `http://${host}:${port}`, deps, shutdown: stopAll };
@@ -117,6 +120,27 @@ export async function startService(config: Config): Promise<RunningService> {
     await stopAll();
     throw err;
   }
+}
+
+/**
+ * The embedded database's vacuum and statistics (it runs no autovacuum), looked at once a minute
+ * as autovacuum would; one run at a time. Returns the stop, which waits for a run under way.
+ */
+function vacuumEmbeddedNowAndThen(sql: Sql): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  const tick = () => {
+    if (busy) return;
+    busy = true;
+    running = vacuumEmbedded(sql)
+      .catch((err) => console.error("Cannot vacuum the embedded database:", err))
+      .finally(() => busy = false);
+  };
+  const timer = setInterval(tick, VACUUM_EVERY_MS);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
 /**
