@@ -46,6 +46,22 @@ const meetups = (n: number) =>
     country: "Germany",
   }));
 
+/** Runs a detector of its own until the queue is detected; returns what it logged as errors. */
+async function detectQueued(sql: Sql): Promise<unknown[][]> {
+  const logged: unknown[][] = [];
+  const log = console.error;
+  console.error = (...args: unknown[]) => logged.push(args);
+  const next = new DuplicateDetector(sql);
+  try {
+    next.start();
+    await next.settled(60_000);
+  } finally {
+    await next.stop();
+    console.error = log;
+  }
+  return logged;
+}
+
 // Detection after commit runs where the database has cores of its own: PostgreSQL. (On PGlite a
 // batch is detected in its transaction, as tests/duplicates/groups.test.ts checks.)
 for (const kind of testBackends().filter((k) => k === "postgres")) {
@@ -105,13 +121,7 @@ for (const kind of testBackends().filter((k) => k === "postgres")) {
       await server.service.deps.duplicates.stop();
       assert.equal((await postEvents(server.url, alice, { events: [copies[0]] })).status, 200);
       await sql`DELETE FROM events`;
-      const next = new DuplicateDetector(sql);
-      try {
-        next.start();
-        await next.settled();
-      } finally {
-        await next.stop();
-      }
+      assert.deepEqual(await detectQueued(sql), [], "no detection failed");
       for (const table of ["duplicate_queue", "event_key_sets", "event_lookup_keys"]) {
         const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM ${sql(table)}`;
         assert.equal(n, 0, `${table} is empty`);
@@ -124,8 +134,6 @@ for (const kind of testBackends().filter((k) => k === "postgres")) {
   Deno.test(`[${kind}] a queued new event detected meanwhile another way is detected as a changed one`, async () => {
     const server = await startTestApp(kind);
     const { sql } = server.service.deps.db;
-    const logged: unknown[][] = [];
-    const log = console.error;
     try {
       await server.service.deps.duplicates.stop();
       for (const [who, copy] of [["alice", copies[0]], ["bob", copies[1]]] as const) {
@@ -141,22 +149,13 @@ for (const kind of testBackends().filter((k) => k === "postgres")) {
         );
         await detectStored(tx as unknown as Sql, rows, { recompare: true, vectors: () => false });
       });
-      console.error = (...args: unknown[]) => logged.push(args);
-      const next = new DuplicateDetector(sql);
-      try {
-        next.start();
-        await next.settled(60_000);
-      } finally {
-        await next.stop();
-        console.error = log;
-      }
+      const logged = await detectQueued(sql);
       assert.deepEqual(logged, [], "no detection failed");
       const [{ queued, grouped }] = await sql<{ queued: number; grouped: number }[]>`
         SELECT (SELECT count(*)::int FROM duplicate_queue) AS queued,
                (SELECT count(*)::int FROM event_group_members) AS grouped`;
       assert.deepEqual({ queued, grouped }, { queued: 0, grouped: 2 });
     } finally {
-      console.error = log;
       await server.close();
     }
   });
@@ -164,8 +163,6 @@ for (const kind of testBackends().filter((k) => k === "postgres")) {
   Deno.test(`[${kind}] an event whose detection fails is dropped from the queue; the others are detected`, async () => {
     const server = await startTestApp(kind);
     const { sql } = server.service.deps.db;
-    const logged: unknown[][] = [];
-    const log = console.error;
     try {
       const alice = (await createApiKey(server, { contributor: "alice" })).key;
       await server.service.deps.duplicates.stop();
@@ -178,15 +175,7 @@ for (const kind of testBackends().filter((k) => k === "postgres")) {
         BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
         CREATE TRIGGER refuse_keys BEFORE INSERT ON event_lookup_keys FOR EACH ROW
           WHEN (NEW.event_id = '${poisoned}') EXECUTE FUNCTION refuse_keys();`);
-      console.error = (...args: unknown[]) => logged.push(args);
-      const next = new DuplicateDetector(sql);
-      try {
-        next.start();
-        await next.settled(60_000);
-      } finally {
-        await next.stop();
-        console.error = log;
-      }
+      const logged = await detectQueued(sql);
       const [{ n: queued }] = await sql<{ n: number }[]>`
         SELECT count(*)::int AS n FROM duplicate_queue`;
       assert.equal(queued, 0, "nothing left queued");
@@ -201,7 +190,6 @@ for (const kind of testBackends().filter((k) => k === "postgres")) {
         JSON.stringify(logged.map((args) => String(args[0]))),
       );
     } finally {
-      console.error = log;
       await server.close();
     }
   });
