@@ -210,7 +210,8 @@ Deno.test("while detection fails, reads and pushes do not wait, and it is tried 
     detector.wake();
     await detector.settled(60_000);
     await detector.roomToQueue(60_000);
-    assert.ok(performance.now() - started < 1_000, "no wait while detection fails");
+    // Waiting would last until the 60 s bounds; 10 s leaves a loaded machine room.
+    assert.ok(performance.now() - started < 10_000, "no wait while detection fails");
     while (logged.length < 3) await new Promise((r) => setTimeout(r, 20));
     assert.match(String(logged[0][0]), /Cannot detect duplicates of queued events/);
   } finally {
