@@ -155,8 +155,11 @@ for (const kind of testBackends()) {
       assert.equal(rows.n, set.n, "a one-day listing has a row a key");
       assert.equal(await shownCount(), 4, "moved back, it is grouped again");
 
-      // A deleted event's keys go with it.
-      await sql`DELETE FROM events WHERE external_id LIKE 'alice-%'`;
+      // A deleted event's keys go with it, a ten-day listing's three rows a key among them.
+      const tenDays = { ...listing(2, "bob"), ends_at: "2033-04-12T18:00:00Z" };
+      assert.equal((await postEvents(server.url, keys.bob, { events: [tenDays] })).status, 200);
+      await rowsMatchSets("ten days");
+      await sql`DELETE FROM events WHERE external_id LIKE 'alice-%' OR external_id = 'bob-2'`;
       for (const table of ["event_lookup_keys", "event_key_sets"]) {
         const [orphans] = await sql`SELECT count(*)::int AS n FROM ${sql(table)} k
           WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = k.event_id)`;
