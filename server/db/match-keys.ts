@@ -58,6 +58,8 @@ const degreeOf = (latitude: number | null) => latitude === null ? NO_DEGREE : Ma
 // a migration and raise the rules' version, which stores every listing's keys again; the delete
 // trigger (migration 023) names it too.
 const STRETCH_DAYS = 4;
+// A set's days span at most 17 (storedDays in server/duplicates/lookup-keys.ts): five stretches.
+const MAX_STRETCHES = 5;
 // A key shared by more listings near one probe's days tells little (generic words): reading them
 // all would cost more than the rest of detection.
 const KEY_FANOUT = 64;
@@ -92,6 +94,9 @@ function keyRows(sets: KeySetChange[]) {
     lat: [] as number[],
   };
   for (const s of sets) {
+    if (s.lastDay - s.firstDay >= STRETCH_DAYS * MAX_STRETCHES) {
+      throw new Error(`A key set spans ${s.lastDay - s.firstDay + 1} days, more than its rows may`);
+    }
     const lat = degreeOf(s.latitude);
     for (let day = s.firstDay; day <= s.lastDay; day += STRETCH_DAYS) {
       const last = Math.min(day + STRETCH_DAYS - 1, s.lastDay);
@@ -153,17 +158,24 @@ function storeChangedSets(sql: Sql, sets: KeySetChange[]) {
     ), held AS (
       -- The rows a changed listing holds now: each key over each stretch of its set's days, as
       -- keyRows wrote them (the set read under the duplicates lock: one read before it may be
-      -- stale). LATERAL with the whole row but its latitude: one descent of the index to it.
-      -- Not a range over the days: there a busy key's rows of other listings are read too, and a
-      -- batch of moved listings in a calendar of 2,700 a day took two seconds.
+      -- stale). LATERAL with the whole row but its latitude, and OFFSET 0 so that the planner
+      -- keeps it so: one descent of the index to each row. Flattened, the planner read every row
+      -- of each key, on all days, and a batch of moved listings took two seconds at 1,000,000
+      -- events.
       SELECT r.ctid AS address, r.hash, r.day, r.last, r.event_id, r.lat
       FROM event_key_sets s
       CROSS JOIN LATERAL unnest(s.keys) AS k(hash)
-      CROSS JOIN LATERAL generate_series(s.first_day, s.last_day, ${STRETCH_DAYS}) AS d(day)
+      -- LIMIT: the planner takes a series for a thousand rows; more than the few stretches a set
+      -- holds made the statement's estimated cost start a JIT compilation, a second each.
+      CROSS JOIN LATERAL (
+        SELECT day FROM generate_series(s.first_day, s.last_day, ${STRETCH_DAYS}) AS g(day)
+        LIMIT ${MAX_STRETCHES}
+      ) d
       CROSS JOIN LATERAL (
         SELECT l.ctid, l.hash, l.day, l.last, l.event_id, l.lat FROM event_lookup_keys l
         WHERE l.hash = k.hash AND l.day = d.day
           AND l.last = least(d.day + ${STRETCH_DAYS - 1}, s.last_day) AND l.event_id = s.event_id
+        OFFSET 0
       ) r
       WHERE s.event_id = ANY(${ids}::uuid[])
     ), diff AS (
