@@ -73,7 +73,14 @@ async function openEmbedded(dataDir: string): Promise<Database> {
         "set DATA_DIR to a directory this user may write",
     );
   }
-  const pglite = await PGlite.create(dataDir, { extensions: { vector } });
+  const lock = await lockDataDir(dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dataDir, { extensions: { vector } });
+  } catch (err) {
+    lock.close();
+    throw err;
+  }
   const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0 });
   await server.start();
   // PGlite is a single session: one connection keeps transactions from interleaving.
@@ -91,8 +98,36 @@ async function openEmbedded(dataDir: string): Promise<Database> {
       await sql.end({ timeout: 5 });
       await server.stop();
       await pglite.close();
+      lock.close();
     },
   };
+}
+
+// How long a start waits for another process to let go of the data directory.
+const LOCK_WAIT_MS = 2_000;
+
+/**
+ * Holds the data directory for this process: PGlite takes no lock of its own, and two processes
+ * writing one directory corrupt it. An exclusive lock on a file in it, which the system lets go of
+ * when the process ends however it ends, so a killed server leaves nothing to clean up.
+ */
+async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
+  const file = await Deno.open(`${dataDir}/server.lock`, { create: true, write: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const held = await Promise.race([
+    file.lock(true).then(() => true),
+    new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), LOCK_WAIT_MS)),
+  ]);
+  clearTimeout(timer);
+  if (!held) {
+    file.close();
+    throw new ConfigError(
+      `Cannot start: the data directory ${dataDir} is in use by another process (another server): ` +
+        "the embedded database takes one process at a time. Stop that process, or set " +
+        "DATA_DIR to another directory, or set DATABASE_URL to share a PostgreSQL server",
+    );
+  }
+  return file;
 }
 
 /**
