@@ -107,21 +107,20 @@ function* batchesFrom(
   }
 }
 
-/** Detection in the batch's transaction (loading), none, or as the server's `detector` does. */
-type Detection = "in-transaction" | "off" | DuplicateDetector;
+/** No detection, or as the server's `detector` does. */
+type Detection = "off" | DuplicateDetector;
 
 async function store(sql: Sql, writer: Writer, events: EventRecord[], detection: Detection) {
   // As ingest-batch.ts: a batch waits while detection is too far behind.
-  if (detection instanceof DuplicateDetector) await detection.roomToQueue();
+  if (detection !== "off") await detection.roomToQueue();
   const batch = await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
     const outcome = await upsertEvents(tx, writer, events);
     const written = { contributorId: writer.contributorId, changed: outcome.changed };
-    if (detection === "in-transaction") await detectDuplicates(tx, written);
-    else if (detection instanceof DuplicateDetector) await detection.inBatch(tx, written);
+    if (detection !== "off") await detection.inBatch(tx, written);
     return written;
   });
-  if (detection instanceof DuplicateDetector) detection.committed(batch);
+  if (detection !== "off") detection.committed(batch);
 }
 
 /** Stores `work` in order; with a detector, until every batch's events are detected. */
@@ -129,7 +128,7 @@ async function storeAll(sql: Sql, writers: Writer[], work: Work, detection: Dete
   const t = performance.now();
   for (const [who, batch] of work) await store(sql, writers[who], batch, detection);
   const pushed = performance.now() - t;
-  if (detection instanceof DuplicateDetector) await detection.settled(10 * 60_000);
+  if (detection !== "off") await detection.settled(10 * 60_000);
   return { pushed, detected: performance.now() - t };
 }
 
@@ -219,10 +218,12 @@ try {
   const LOAD_BATCH = 500;
   let loaded = 0;
   let b = 0;
+  // Loaded with detection in each batch's transaction, whatever the timed batches use.
+  const loader = new DuplicateDetector(db.sql, { afterCommit: false });
   for (const [who, batch] of batchesFrom(0, Math.ceil(size / LOAD_BATCH), LOAD_BATCH)) {
     // A batch and the next (which re-lists some of it) move back by the same whole weeks.
     const back = (Math.floor(b++ / 2) % years) * 52 * 7;
-    await store(db.sql, writers[who], batch.map((e) => shiftedDays(e, -back)), "in-transaction");
+    await store(db.sql, writers[who], batch.map((e) => shiftedDays(e, -back)), loader);
     loaded += batch.length;
     if (loaded % 20_000 === 0) {
       console.log(

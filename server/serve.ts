@@ -127,16 +127,13 @@ export async function startService(config: Config): Promise<RunningService> {
  * as autovacuum would; one run at a time. Returns the stop, which waits for a run under way.
  */
 function vacuumEmbeddedNowAndThen(sql: Sql): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = vacuumEmbedded(sql)
-      .catch((err) => console.error("Cannot vacuum the embedded database:", err))
-      .finally(() => busy = false);
-  };
-  const timer = setInterval(tick, VACUUM_EVERY_MS);
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    running ??= vacuumEmbedded(sql).then(
+      () => {},
+      (err) => console.error("Cannot vacuum the embedded database:", err),
+    ).finally(() => running = null);
+  }, VACUUM_EVERY_MS);
   return async () => {
     clearInterval(timer);
     await running;
