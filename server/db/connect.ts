@@ -9,6 +9,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { ConfigError } from "../config.ts";
 import { connectFailureMessage } from "./connection-errors.ts";
 import { guardDatabaseDriver } from "./driver-guard.ts";
+import { openKeyIndex, SESSION_SETTING } from "./key-index.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -89,6 +90,10 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     max: 1,
     prepare: true,
   });
+  // The session names this process's index of its lookup keys, held in memory: the process holds
+  // the directory alone, so it sees every key written (key-index.ts).
+  const keys = openKeyIndex();
+  await sql`SELECT set_config(${SESSION_SETTING}, ${keys.name}, false)`;
   return {
     sql,
     kind: "pglite",
@@ -98,6 +103,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
       await sql.end({ timeout: 5 });
       await server.stop();
       await pglite.close();
+      keys.close();
       lock.close();
     },
   };

@@ -1,5 +1,6 @@
 /** Detection's lookups: the events it compares, their stored match keys, and candidates. */
 import type { Sql } from "postgres";
+import { degreeOf, MAX_STRETCHES, NO_DEGREE, STRETCH_DAYS, stretchesOf } from "./key-rows.ts";
 
 /** What detection reads of an event: the matcher's fields and the canonical rule's. */
 export interface MatchRow {
@@ -44,28 +45,12 @@ export interface KeySetChange extends KeySet {
   latitude: number | null;
 }
 
-// The key rows hold the whole degree of their listing's latitude, so that a lookup drops the
-// listings of far cities within the index (over half the rows a lookup found on the benchmark's
-// realistic mix) instead of reading their events. A listing without coordinates, or online, holds
-// NO_DEGREE, outside every band (the column is part of the primary key, so it is never null).
-const NO_DEGREE = 99;
-const degreeOf = (latitude: number | null) => latitude === null ? NO_DEGREE : Math.floor(latitude);
-
-// A key row stands for at most this many days of its listing: a one-day (or up to four-day)
-// listing has one row a key, a longer one a row for each stretch. A lookup reads the rows
-// starting from this many days, less one, before the days it wants, and the index itself drops
-// those ending before them. Changing it changes the rows a set stands for: empty the key tables in
-// a migration and raise the rules' version, which stores every listing's keys again; the delete
-// trigger (migration 023) names it too.
-const STRETCH_DAYS = 4;
-// A set's days span at most 17 (storedDays in server/duplicates/lookup-keys.ts): five stretches.
-const MAX_STRETCHES = 5;
 // A key shared by more listings near one probe's days tells little (generic words): reading them
 // all would cost more than the rest of detection.
-const KEY_FANOUT = 64;
+export const KEY_FANOUT = 64;
 // A listing finding more is a title of common words in a busy week: the matcher decides among
 // the ones sharing the most keys, then the closest in time.
-const CANDIDATES_PER_PROBE = 50;
+export const CANDIDATES_PER_PROBE = 50;
 
 /** A listing looking for candidates: its keys and the bounds a candidate must fall in. */
 export interface Probe {
@@ -94,12 +79,8 @@ function keyRows(sets: KeySetChange[]) {
     lat: [] as number[],
   };
   for (const s of sets) {
-    if (s.lastDay - s.firstDay >= STRETCH_DAYS * MAX_STRETCHES) {
-      throw new Error(`A key set spans ${s.lastDay - s.firstDay + 1} days, more than its rows may`);
-    }
     const lat = degreeOf(s.latitude);
-    for (let day = s.firstDay; day <= s.lastDay; day += STRETCH_DAYS) {
-      const last = Math.min(day + STRETCH_DAYS - 1, s.lastDay);
+    for (const [day, last] of stretchesOf(s.firstDay, s.lastDay)) {
       for (const key of s.keys) {
         rows.hash.push(String(key));
         rows.day.push(day);
@@ -112,15 +93,27 @@ function keyRows(sets: KeySetChange[]) {
   return rows;
 }
 
-/** The sets as a table: (event_id, fingerprint, keys, first_day, last_day). */
-function setsTable(sql: Sql, sets: KeySetChange[]) {
-  return sql`unnest(${sets.map((s) => s.event_id)}::uuid[],
-                    ${sets.map((s) => String(s.fingerprint))}::bigint[],
-                    -- Each set as an array literal: a ragged array of arrays is no parameter.
-                    ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
-                    ${sets.map((s) => s.firstDay)}::int[],
-                    ${sets.map((s) => s.lastDay)}::int[])
-    AS s(event_id, fingerprint, keys, first_day, last_day)`;
+/**
+ * The statement's write of `sets` to event_key_sets: plain inserts when every set is new (its event
+ * inserted in this transaction), else each replacing the one stored.
+ */
+export function writeSets(sql: Sql, sets: KeySetChange[], o: { allNew: boolean }) {
+  return sql`
+    INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day, lat)
+    SELECT event_id, fingerprint, keys::bigint[], first_day, last_day, lat
+    FROM unnest(${sets.map((s) => s.event_id)}::uuid[],
+                ${sets.map((s) => String(s.fingerprint))}::bigint[],
+                -- Each set as an array literal: a ragged array of arrays is no parameter.
+                ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
+                ${sets.map((s) => s.firstDay)}::int[],
+                ${sets.map((s) => s.lastDay)}::int[],
+                ${sets.map((s) => degreeOf(s.latitude))}::int[])
+      AS s(event_id, fingerprint, keys, first_day, last_day, lat)
+    ${
+    o.allNew ? sql`` : sql`ON CONFLICT (event_id) DO UPDATE
+      SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
+          first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day, lat = EXCLUDED.lat`
+  }`;
 }
 
 /** The sets' key rows as a table: (hash, day, last, event_id, lat). */
@@ -138,11 +131,7 @@ function storeNewSets(sql: Sql, sets: KeySetChange[]) {
   return sql`stored AS (
       INSERT INTO event_lookup_keys (hash, day, last, event_id, lat)
       SELECT * FROM ${keyRowsTable(sql, sets)}
-    ), sets AS (
-      INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day)
-      SELECT event_id, fingerprint, keys::bigint[], first_day, last_day
-      FROM ${setsTable(sql, sets)}
-    )`;
+    ), sets AS (${writeSets(sql, sets, { allNew: true })})`;
 }
 
 /**
@@ -151,9 +140,7 @@ function storeNewSets(sql: Sql, sets: KeySetChange[]) {
  */
 function storeChangedSets(sql: Sql, sets: KeySetChange[]) {
   const ids = sets.map((s) => s.event_id);
-  return sql`given AS (
-      SELECT * FROM ${setsTable(sql, sets)}
-    ), fresh AS (
+  return sql`fresh AS (
       SELECT * FROM ${keyRowsTable(sql, sets)}
     ), held AS (
       -- The rows a changed listing holds now: each key over each stretch of its set's days, as
@@ -200,14 +187,64 @@ function storeChangedSets(sql: Sql, sets: KeySetChange[]) {
       -- costs an index probe and a WAL record more a row.
       INSERT INTO event_lookup_keys (hash, day, last, event_id, lat)
       SELECT hash, day, last, event_id, lat FROM diff WHERE wanted AND NOT was
-    ), sets AS (
-      INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day)
-      SELECT event_id, fingerprint, keys::bigint[], first_day, last_day FROM given
-      ON CONFLICT (event_id) DO UPDATE
-        SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
-            first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day
-    )`;
+    ), sets AS (${writeSets(sql, sets, { allNew: false })})`;
 }
+
+/**
+ * The probes as a table: (id, platform, at, lo, hi, south, north, first_day, last_day, keys, n),
+ * `n` each one's ordinal.
+ */
+export function probeTable(sql: Sql, probes: Probe[]) {
+  return sql`unnest(${probes.map((p) => p.id)}::uuid[],
+        ${probes.map((p) => p.platform)}::text[],
+        ${probes.map((p) => p.at.toISOString())}::timestamptz[],
+        ${probes.map((p) => p.from.toISOString())}::timestamptz[],
+        ${probes.map((p) => p.to.toISOString())}::timestamptz[],
+        ${probes.map((p) => p.latitudes?.[0] ?? null)}::float8[],
+        ${probes.map((p) => p.latitudes?.[1] ?? null)}::float8[],
+        ${probes.map((p) => p.days.first)}::int[],
+        ${probes.map((p) => p.days.last)}::int[],
+        ${probes.map((p) => `{${p.keys.join(",")}}`)}::text[])
+        WITH ORDINALITY
+        AS p(id, platform, at, lo, hi, south, north, first_day, last_day, keys, n)`;
+}
+
+/**
+ * The candidates of the probes (`probe`) among the listings their keys found (`hit`: the probe's
+ * ordinal, a listing, how many keys they share): those within the probe's bounds, listed by
+ * another contributor or on another platform, ranked by the keys they share, then by how close
+ * they start; `also`, a further condition on them (`h`, `p`, `ce`). Each probe keeps its first
+ * CANDIDATES_PER_PROBE (a `rank` column).
+ */
+export function rankedCandidates(sql: Sql, contributorId: string, also = sql`true`) {
+  return sql`
+      SELECT p.id AS probe, ce.*, row_number() OVER (
+        PARTITION BY p.n
+        ORDER BY h.shared DESC, abs(extract(epoch FROM ce.starts_at - p.at)), ce.id
+      ) AS rank
+      FROM hit h
+      JOIN probe p ON p.n = h.n
+      -- LATERAL with OFFSET 0: one read by primary key per candidate. Joined plainly, the
+      -- planner misjudged the rows and scanned the events table in parallel workers.
+      CROSS JOIN LATERAL (
+        SELECT e.id, e.title, e.source_url, e.starts_at, e.ends_at, e.city, e.country,
+               e.latitude, e.longitude, e.is_virtual, e.is_hybrid, e.contributor_id, e.platform
+        FROM events e WHERE e.id = h.event_id OFFSET 0
+      ) ce
+      WHERE ce.id <> p.id
+        AND (ce.contributor_id <> ${contributorId}::uuid OR ce.platform <> p.platform)
+        AND ce.starts_at <= p.hi AND greatest(ce.starts_at, ce.ends_at) >= p.lo
+        AND (p.south IS NULL OR ce.latitude IS NULL OR ce.is_virtual
+          OR ce.latitude BETWEEN p.south AND p.north)
+        AND ${also}`;
+}
+
+/** A candidate as the statements return it: a MatchRow and the probe that found it. */
+export type CandidateRow = MatchRow & { probe: string };
+
+/** The pairs (probe, candidate) of the statements' rows. */
+export const candidatePairs = (rows: CandidateRow[]) =>
+  rows.map(({ probe, ...candidate }) => ({ probe, candidate }));
 
 /**
  * Stores the key sets `sets` (writing only the key rows each gains and deleting those it loses)
@@ -217,7 +254,8 @@ function storeChangedSets(sql: Sql, sets: KeySetChange[]) {
  * `contributorId`'s): the candidates are read from the keys as they were before it, so the
  * batch's new listings are not among them. Run under the duplicates lock (one writer of the key
  * tables at a time: the key rows are exactly those of the sets, so a plain insert never meets
- * a row already there). `allNew`: every set's event was inserted in this transaction.
+ * a row already there). `allNew`: every set's event was inserted in this transaction. (The
+ * embedded database holds its keys in memory instead: indexed-candidates.ts.)
  */
 export async function storeKeysAndFindCandidates(
   sql: Sql,
@@ -226,18 +264,9 @@ export async function storeKeysAndFindCandidates(
   const { probes } = o;
   const ordinals = probes.flatMap((p, i) => p.keys.map(() => i + 1));
   const hashes = probes.flatMap((p) => p.keys.map(String));
-  const found = await sql<(MatchRow & { probe: string })[]>`
+  const found = await sql<CandidateRow[]>`
     WITH ${o.allNew ? storeNewSets(sql, o.sets) : storeChangedSets(sql, o.sets)}, probe AS (
-      SELECT * FROM unnest(${probes.map((p) => p.id)}::uuid[],
-        ${probes.map((p) => p.platform)}::text[],
-        ${probes.map((p) => p.at.toISOString())}::timestamptz[],
-        ${probes.map((p) => p.from.toISOString())}::timestamptz[],
-        ${probes.map((p) => p.to.toISOString())}::timestamptz[],
-        ${probes.map((p) => p.latitudes?.[0] ?? null)}::float8[],
-        ${probes.map((p) => p.latitudes?.[1] ?? null)}::float8[],
-        ${probes.map((p) => p.days.first)}::int[],
-        ${probes.map((p) => p.days.last)}::int[])
-        WITH ORDINALITY AS p(id, platform, at, lo, hi, south, north, first_day, last_day, n)
+      SELECT * FROM ${probeTable(sql, probes)}
     ), hit AS (
       -- LATERAL: one range scan of the index per key, over the rows whose days reach the
       -- probe's (the stretches ending before them are dropped in the index, no event read). A
@@ -257,28 +286,9 @@ export async function storeKeysAndFindCandidates(
         LIMIT ${KEY_FANOUT}
       ) l
       GROUP BY p.n, l.event_id
-    ), ranked AS (
-      SELECT p.id AS probe, ce.*, row_number() OVER (
-        PARTITION BY p.n
-        ORDER BY h.shared DESC, abs(extract(epoch FROM ce.starts_at - p.at)), ce.id
-      ) AS rank
-      FROM hit h
-      JOIN probe p ON p.n = h.n
-      -- LATERAL with OFFSET 0: one read by primary key per candidate. Joined plainly, the
-      -- planner misjudged the rows and scanned the events table in parallel workers.
-      CROSS JOIN LATERAL (
-        SELECT e.id, e.title, e.source_url, e.starts_at, e.ends_at, e.city, e.country,
-               e.latitude, e.longitude, e.is_virtual, e.is_hybrid, e.contributor_id, e.platform
-        FROM events e WHERE e.id = h.event_id OFFSET 0
-      ) ce
-      WHERE ce.id <> p.id
-        AND (ce.contributor_id <> ${o.contributorId}::uuid OR ce.platform <> p.platform)
-        AND ce.starts_at <= p.hi AND greatest(ce.starts_at, ce.ends_at) >= p.lo
-        AND (p.south IS NULL OR ce.latitude IS NULL OR ce.is_virtual
-          OR ce.latitude BETWEEN p.south AND p.north)
-    )
+    ), ranked AS (${rankedCandidates(sql, o.contributorId)})
     SELECT probe, id, title, source_url, starts_at, ends_at, city, country, latitude, longitude,
            is_virtual, is_hybrid
     FROM ranked WHERE rank <= ${CANDIDATES_PER_PROBE}`;
-  return found.map(({ probe, ...candidate }) => ({ probe, candidate }));
+  return candidatePairs(found);
 }

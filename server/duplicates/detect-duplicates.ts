@@ -12,6 +12,8 @@ import {
   type MatchRow,
   storeKeysAndFindCandidates,
 } from "../db/match-keys.ts";
+import { keyIndexNamed } from "../db/key-index.ts";
+import { storeSetsAndFindIndexed } from "../db/indexed-candidates.ts";
 import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
 import {
   bandLatitude,
@@ -109,7 +111,7 @@ export async function detectDuplicates(
     step("regroup");
     return;
   }
-  await lockDuplicates(sql);
+  const index = keyIndexNamed(await lockDuplicates(sql));
   step("lock");
   const replacing = fresh.filter((w) => !w.inserted).map((w) => w.facts.id);
   const probes = fresh.map((w) => ({
@@ -118,7 +120,7 @@ export async function detectDuplicates(
     keys: probeKeys(w.facts),
     ...candidateBounds(w.facts),
   }));
-  const pairs = await storeKeysAndFindCandidates(sql, {
+  const store = {
     contributorId: batch.contributorId,
     sets: fresh.map((w) => {
       const days = storedDays(w.facts);
@@ -134,7 +136,10 @@ export async function detectDuplicates(
     }),
     probes,
     allNew: replacing.length === 0,
-  });
+  };
+  const pairs = index === null
+    ? await storeKeysAndFindCandidates(sql, store)
+    : await storeSetsAndFindIndexed(sql, index, store);
   step("keys and candidates");
   const near = o.vectors
     ? await findVectorCandidates(

@@ -1,0 +1,237 @@
+/**
+ * The embedded database's lookup keys, held in this process's memory instead of in
+ * event_lookup_keys. On PGlite every statement runs on the server's one thread, and each row costs
+ * it about 10 µs: writing a batch's 650 key rows and reading its 650 keys were two thirds of
+ * detection's time. The process holds the data directory alone (connect.ts locks it), so it sees
+ * every key set written; the sets themselves stay in event_key_sets, and the index is built from
+ * them at its first use.
+ *
+ * A set is written in a transaction whose outcome the index learns later: until then the listing
+ * keeps its old set beside the new one, so a lookup finds a superset, and the statement that uses
+ * the hits checks each against the stored sets (match-keys.ts). The next such statement reports
+ * whether the writing transaction committed, and the index keeps the set that is stored.
+ *
+ * The session names its index (`SESSION_SETTING`), so every detection on the embedded database
+ * finds it, whichever transaction it runs in.
+ */
+import type { Sql } from "postgres";
+import {
+  type LookupReach,
+  MAX_STRETCHES,
+  rowInReach,
+  STRETCH_DAYS,
+  stretchesOf,
+} from "./key-rows.ts";
+
+/** A listing's key set, as the index holds it. */
+export interface IndexedSet {
+  eventId: string;
+  keys: number[];
+  /** Days since 1970-01-01 (UTC), both included. */
+  firstDay: number;
+  lastDay: number;
+  /** The whole degree of its latitude (key-rows.ts). */
+  degree: number;
+}
+
+interface Held extends IndexedSet {
+  alive: boolean;
+}
+
+/** What a lookup found for one probe: each listing, and how many of the probe's keys it holds. */
+export type Hits = Map<string, number>;
+
+// A set's first day is at most this far before a row of it that a lookup reaches.
+const REACH_BEFORE = STRETCH_DAYS * MAX_STRETCHES + STRETCH_DAYS - 1;
+
+/** The setting naming the session's index. */
+export const SESSION_SETTING = "tech_events.key_index";
+
+/** The key sets of one embedded database; see the module comment. */
+export class KeyIndex {
+  /** Each key's sets, ordered by first day. */
+  readonly #byKey = new Map<number, Held[]>();
+  /** Each listing's stored set, as far as the index knows. */
+  readonly #stored = new Map<string, Held>();
+  /** Sets written by transactions whose outcome is not known yet, in order. */
+  #unsettled: { xid: string; set: Held }[] = [];
+  #references = 0;
+  #deadReferences = 0;
+  #built = false;
+
+  /** Whether the index holds the stored sets (see `build`). */
+  get built(): boolean {
+    return this.#built;
+  }
+
+  /** Listings the index holds a set of (for tests and upkeep). */
+  get size(): number {
+    return this.#stored.size;
+  }
+
+  /** Reads every stored set, a page at a time. */
+  async build(sql: Sql): Promise<void> {
+    let after = "00000000-0000-0000-0000-000000000000";
+    for (;;) {
+      const page = await sql<
+        { event_id: string; keys: string[]; first_day: number; last_day: number; lat: number }[]
+      >`
+        SELECT event_id, keys, first_day, last_day, lat FROM event_key_sets
+        WHERE event_id > ${after}::uuid ORDER BY event_id LIMIT 10000`;
+      for (const r of page) {
+        this.#keep({
+          eventId: r.event_id,
+          keys: r.keys.map(Number),
+          firstDay: r.first_day,
+          lastDay: r.last_day,
+          degree: r.lat,
+        });
+      }
+      if (page.length < 10000) break;
+      after = page[page.length - 1].event_id;
+    }
+    this.#built = true;
+  }
+
+  /**
+   * The listings holding each of `probe`'s keys on rows within its reach, as the lookup on
+   * event_lookup_keys finds them: for each key the first `fanout` rows in (day, last, event)
+   * order.
+   */
+  find(probe: { keys: number[]; reach: LookupReach }, fanout: number): Hits {
+    const hits: Hits = new Map();
+    for (const key of probe.keys) {
+      const sets = this.#byKey.get(key);
+      if (sets === undefined) continue;
+      const rows: { day: number; last: number; eventId: string }[] = [];
+      for (let i = firstFrom(sets, probe.reach.first - REACH_BEFORE); i < sets.length; i++) {
+        const s = sets[i];
+        if (s.firstDay > probe.reach.last) break;
+        if (!s.alive) continue;
+        for (const [day, last] of stretchesOf(s.firstDay, s.lastDay)) {
+          if (rowInReach({ day, last, degree: s.degree }, probe.reach)) {
+            rows.push({ day, last, eventId: s.eventId });
+          }
+        }
+      }
+      rows.sort((a, b) =>
+        a.day - b.day || a.last - b.last ||
+        (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)
+      );
+      const found = new Set(rows.slice(0, fanout).map((r) => r.eventId));
+      for (const id of found) hits.set(id, (hits.get(id) ?? 0) + 1);
+    }
+    return hits;
+  }
+
+  /** Transactions that wrote sets the index does not know the outcome of. */
+  get unsettled(): string[] {
+    return [...new Set(this.#unsettled.map((u) => u.xid))];
+  }
+
+  /**
+   * Learns the outcome of transactions that wrote sets (PostgreSQL's `pg_xact_status`): a
+   * committed one's last set of each listing is its stored set, an aborted one's are dropped, and
+   * those of one in progress stay unsettled.
+   */
+  settle(status: Map<string, string>): void {
+    const still: { xid: string; set: Held }[] = [];
+    for (const u of this.#unsettled) {
+      // A status PostgreSQL no longer knows (null) is of a transaction long over: kept, as a set
+      // held wrongly only costs a hit the statement then drops.
+      const outcome = status.get(u.xid);
+      if (outcome === "in progress") still.push(u);
+      else if (outcome === "aborted") this.#kill(u.set);
+      else this.#keep(u.set);
+    }
+    this.#unsettled = still;
+  }
+
+  /** Sets written by transaction `xid` (its outcome unknown): each held beside the stored one. */
+  write(sets: IndexedSet[], xid: string): void {
+    for (const s of sets) {
+      const held = this.#hold(s);
+      this.#unsettled.push({ xid, set: held });
+    }
+  }
+
+  /** Forgets listings whose set is gone from the database (deleted events). */
+  forget(eventIds: string[]): void {
+    for (const id of eventIds) {
+      const stored = this.#stored.get(id);
+      if (stored !== undefined) this.#kill(stored);
+      this.#stored.delete(id);
+      for (const u of this.#unsettled) if (u.set.eventId === id) this.#kill(u.set);
+      this.#unsettled = this.#unsettled.filter((u) => u.set.eventId !== id);
+    }
+  }
+
+  /** `s` as the listing's stored set, replacing the one held before. */
+  #keep(s: IndexedSet | Held): void {
+    const held = "alive" in s ? s : this.#hold(s);
+    const before = this.#stored.get(s.eventId);
+    if (before !== undefined && before !== held) this.#kill(before);
+    this.#stored.set(s.eventId, held);
+  }
+
+  #hold(s: IndexedSet): Held {
+    const held: Held = { ...s, keys: [...s.keys], alive: true };
+    for (const key of held.keys) {
+      const sets = this.#byKey.get(key);
+      if (sets === undefined) this.#byKey.set(key, [held]);
+      else sets.splice(firstFrom(sets, held.firstDay + 1), 0, held);
+    }
+    this.#references += held.keys.length;
+    return held;
+  }
+
+  #kill(held: Held): void {
+    if (!held.alive) return;
+    held.alive = false;
+    this.#deadReferences += held.keys.length;
+    // Dead sets are skipped by lookups, and cleared out once they are half of what is held.
+    if (this.#deadReferences * 2 > this.#references) this.#compact();
+  }
+
+  #compact(): void {
+    for (const [key, sets] of this.#byKey) {
+      const alive = sets.filter((s) => s.alive);
+      if (alive.length === 0) this.#byKey.delete(key);
+      else this.#byKey.set(key, alive);
+    }
+    this.#references -= this.#deadReferences;
+    this.#deadReferences = 0;
+  }
+}
+
+/** The index of the first set of `sets` (ordered by first day) starting on `day` or later. */
+function firstFrom(sets: Held[], day: number): number {
+  let lo = 0;
+  let hi = sets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sets[mid].firstDay < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const open = new Map<string, KeyIndex>();
+
+/** A new index for a database this process holds alone; `close` when the database is closed. */
+export function openKeyIndex(): { name: string; index: KeyIndex; close(): void } {
+  const name = crypto.randomUUID();
+  const index = new KeyIndex();
+  open.set(name, index);
+  return { name, index, close: () => open.delete(name) };
+}
+
+/** The index a session's setting names; null when it names none (a PostgreSQL server). */
+export function keyIndexNamed(name: string | null | undefined): KeyIndex | null {
+  if (!name) return null;
+  const index = open.get(name);
+  if (index === undefined) {
+    throw new Error(`Cannot find the key index ${name} the session names: its database is closed`);
+  }
+  return index;
+}

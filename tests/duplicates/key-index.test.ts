@@ -1,0 +1,238 @@
+/**
+ * The embedded database's lookup keys held in memory (server/db/key-index.ts): detection finds the
+ * same candidates through it as through the key table, on both databases, and a transaction that
+ * rolls back after writing sets leaves the index with the sets that are stored.
+ */
+import assert from "node:assert/strict";
+import type { Sql } from "postgres";
+import { createTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import { insertWriterKey } from "../../dev-support/writer-key.ts";
+import { openDatabase } from "../../server/db/connect.ts";
+import { upsertEvents, type Writer } from "../../server/db/events.ts";
+import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
+import { KeyIndex, openKeyIndex, SESSION_SETTING } from "../../server/db/key-index.ts";
+import { detectStored } from "../../server/duplicates/detect-stored.ts";
+import { EventInput } from "../../shared/event-schema.ts";
+
+/** Events as the API takes them, parsed as it parses them. */
+const parsed = (events: Record<string, unknown>[]) => events.map((e) => EventInput.parse(e));
+
+const CITIES: [string, number, number][] = [
+  ["Berlin", 52.52, 13.4],
+  ["Potsdam", 52.4, 13.06],
+  ["Lyon", 45.76, 4.84],
+  ["Online", 0, 0],
+];
+const WORDS = ["rust", "data", "cloud", "web", "python", "devops", "react", "kotlin"];
+
+/**
+ * Listings of one busy fortnight: titles sharing words, some long, some online, some without
+ * coordinates, and a second contributor's copies of one in three, a day off or in its own words.
+ */
+function listings(): { who: number; event: Record<string, unknown> }[] {
+  const out: { who: number; event: Record<string, unknown> }[] = [];
+  for (let i = 0; i < 160; i++) {
+    const [city, latitude, longitude] = CITIES[i % CITIES.length];
+    const words = [WORDS[i % 8], WORDS[(i * 3 + 1) % 8], ["Summit", "Meetup", "Conf"][i % 3]];
+    const day = 1 + (i * 7) % 14;
+    const event = {
+      external_id: `a-${i}`,
+      platform: "other",
+      source_url: `https://${words[0]}${i % 5}.example.org/`,
+      title: `${words.join(" ")} ${city}`,
+      starts_at: `2034-03-${String(day).padStart(2, "0")}T09:00:00Z`,
+      ends_at: i % 9 === 0 ? `2034-03-${String(day + 6).padStart(2, "0")}T18:00:00Z` : undefined,
+      city: city === "Online" ? undefined : city,
+      is_virtual: city === "Online",
+      latitude: city === "Online" || i % 5 === 0 ? undefined : latitude,
+      longitude: city === "Online" || i % 5 === 0 ? undefined : longitude,
+    };
+    out.push({ who: 0, event });
+    if (i % 3 === 0) {
+      out.push({
+        who: 1,
+        event: {
+          ...event,
+          external_id: `b-${i}`,
+          platform: "meetup",
+          title: i % 2 ? `${words.slice(0, 2).join(" ")} ${words[2]}` : event.title,
+          starts_at: `2034-03-${String(day + (i % 2)).padStart(2, "0")}T11:00:00Z`,
+          source_url: `https://www.${words[0]}${i % 5}.example.org/?utm_source=list`,
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/** Detects `batches` of stored events in turn, as new listings, each in a transaction. */
+async function detectInTurn(sql: Sql, batches: string[][]) {
+  for (const ids of batches) {
+    await sql.begin(async (transaction) => {
+      const tx = transaction as unknown as Sql;
+      const rows = (await redetectionRowsOf(tx, ids)).map((r) => ({ ...r, inserted: true }));
+      await detectStored(tx, rows, { recompare: false, vectors: () => false });
+    });
+  }
+}
+
+/** The detected links, by external ids. */
+async function linksOf(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ a: string; b: string }[]>`
+    SELECT least(ea.external_id, eb.external_id) AS a, greatest(ea.external_id, eb.external_id) AS b
+    FROM event_links l JOIN events ea ON ea.id = l.a JOIN events eb ON eb.id = l.b
+    WHERE l.kind = 'detected' ORDER BY 1, 2`;
+  return rows.map((r) => `${r.a} ${r.b}`);
+}
+
+const forgetDetection = (sql: Sql) =>
+  sql`TRUNCATE event_links, event_group_members, event_key_sets, event_lookup_keys`;
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] detection finds the same pairs through the in-memory index as through the key table`, async () => {
+    const location = await createTestDatabase(kind);
+    const db = await openDatabase(location);
+    const index = openKeyIndex();
+    try {
+      const { sql } = db;
+      const writers: Writer[] = [
+        await insertWriterKey(sql, "alice"),
+        await insertWriterKey(sql, "bob"),
+      ];
+      // Stored without detection, in batches of one contributor; detected below, both ways.
+      const all = listings();
+      const batches: string[][] = [];
+      for (let i = 0; i < all.length; i += 25) {
+        for (const who of [0, 1]) {
+          const events = all.slice(i, i + 25).filter((l) => l.who === who).map((l) => l.event);
+          if (events.length === 0) continue;
+          const outcome = await upsertEvents(sql, writers[who], parsed(events));
+          batches.push(outcome.changed.map((c) => c.id));
+        }
+      }
+      await sql`SELECT set_config(${SESSION_SETTING}, '', false)`;
+      await detectInTurn(sql, batches);
+      const throughTable = await linksOf(sql);
+      const [{ rows }] = await sql<{ rows: number }[]>`
+        SELECT count(*)::int AS rows FROM event_lookup_keys`;
+      assert.ok(rows > 0, "the key table was used");
+
+      await forgetDetection(sql);
+      await sql`SELECT set_config(${SESSION_SETTING}, ${index.name}, false)`;
+      await detectInTurn(sql, batches);
+      assert.ok(index.index.size > 0, "the index was used");
+      assert.deepEqual(await linksOf(sql), throughTable);
+      assert.ok(throughTable.length >= 20, `pairs were found: ${throughTable.length}`);
+    } finally {
+      index.close();
+      await db.close();
+      await location.drop();
+    }
+  });
+
+  Deno.test(`[${kind}] sets written by a transaction that rolls back leave the stored ones in the index`, async () => {
+    const location = await createTestDatabase(kind);
+    const db = await openDatabase(location);
+    const index = openKeyIndex();
+    try {
+      const { sql } = db;
+      await sql`SELECT set_config(${SESSION_SETTING}, ${index.name}, false)`;
+      const [alice, bob] = [await insertWriterKey(sql, "alice"), await insertWriterKey(sql, "bob")];
+      const conference = {
+        external_id: "a-1",
+        platform: "other",
+        source_url: "https://quarzocon.example.org/",
+        title: "QuarzoCon 2034",
+        starts_at: "2034-05-10T09:00:00Z",
+        city: "Turin",
+      };
+      const [id] = await storeAndDetect(sql, alice, [conference]);
+      // Renamed and moved, then rolled back: the index holds both sets until it learns which.
+      const rolledBack = new Error("rolled back");
+      await sql.begin(async (transaction) => {
+        const tx = transaction as unknown as Sql;
+        await upsertEvents(
+          tx,
+          alice,
+          parsed([{ ...conference, title: "Ostrica Days", starts_at: "2034-09-10T09:00:00Z" }]),
+        );
+        await detectStored(tx, await redetectionRowsOf(tx, [id]), {
+          recompare: false,
+          vectors: () => false,
+        });
+        throw rolledBack;
+      }).catch((err) => {
+        if (err !== rolledBack) throw err;
+      });
+      // Bob's copy of the stored listing finds it, and the index then learns of the rollback.
+      await storeAndDetect(sql, bob, [{ ...conference, external_id: "b-1", platform: "meetup" }]);
+      assert.equal(await groupedCount(sql), 2);
+      assert.equal(index.index.unsettled.length, 1, "only bob's transaction is unsettled");
+      // A copy of the renamed listing finds nothing: that set was never stored.
+      await storeAndDetect(sql, bob, [{
+        ...conference,
+        external_id: "b-2",
+        platform: "meetup",
+        title: "Ostrica Days",
+        starts_at: "2034-09-10T09:00:00Z",
+      }]);
+      assert.equal(await groupedCount(sql), 2);
+    } finally {
+      index.close();
+      await db.close();
+      await location.drop();
+    }
+  });
+}
+
+Deno.test("the index finds a listing's rows within a lookup's days and band, a key's first rows first", () => {
+  const index = new KeyIndex();
+  const set = (eventId: string, firstDay: number, lastDay: number, degree = 99) => ({
+    eventId,
+    keys: [7, 8],
+    firstDay,
+    lastDay,
+    degree,
+  });
+  index.write([set("c", 100, 100), set("a", 96, 112), set("b", 100, 101, 52)], "1");
+  index.settle(new Map([["1", "committed"]]));
+  const find = (first: number, last: number, latitudes: [number, number] | null, fanout = 64) =>
+    Object.fromEntries(index.find({ keys: [7, 8, 9], reach: { first, last, latitudes } }, fanout));
+  assert.deepEqual(find(100, 100, null), { a: 2, b: 2, c: 2 });
+  // A long listing's later stretch is in reach; a short one ended before.
+  assert.deepEqual(find(110, 111, null), { a: 2 });
+  // The band drops the listing at degree 52, not those of no degree.
+  assert.deepEqual(find(100, 100, [40.2, 42.4]), { a: 2, c: 2 });
+  // Two rows a key, as the table's index orders them: by first day, then last day (c's row is
+  // days 100-100, b's 100-101, a's stretch 100-103).
+  assert.deepEqual(find(100, 100, null, 2), { b: 2, c: 2 });
+  // Replaced: the old set is held until the writing transaction is known to have committed.
+  index.write([set("c", 300, 300)], "2");
+  assert.deepEqual(find(100, 100, null), { a: 2, b: 2, c: 2 });
+  index.settle(new Map([["2", "committed"]]));
+  assert.deepEqual(find(100, 100, null), { a: 2, b: 2 });
+  assert.deepEqual(find(300, 300, null), { c: 2 });
+  index.write([set("c", 500, 500)], "3");
+  index.settle(new Map([["3", "aborted"]]));
+  assert.deepEqual(find(500, 500, null), {});
+  assert.deepEqual(find(300, 300, null), { c: 2 });
+  index.forget(["c"]);
+  assert.deepEqual(find(300, 300, null), {});
+  assert.equal(index.size, 2);
+});
+
+async function storeAndDetect(sql: Sql, writer: Writer, events: Record<string, unknown>[]) {
+  return await sql.begin(async (transaction) => {
+    const tx = transaction as unknown as Sql;
+    const outcome = await upsertEvents(tx, writer, parsed(events));
+    const ids = outcome.changed.map((c) => c.id);
+    const rows = (await redetectionRowsOf(tx, ids)).map((r) => ({ ...r, inserted: true }));
+    await detectStored(tx, rows, { recompare: false, vectors: () => false });
+    return ids;
+  });
+}
+
+async function groupedCount(sql: Sql): Promise<number> {
+  const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM event_group_members`;
+  return n;
+}
