@@ -33,6 +33,7 @@ import { detectDuplicates, type DetectionTimings } from "../server/duplicates/de
 import { DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { vacuumEmbedded } from "../server/db/embedded-vacuum.ts";
+import { KeyIndex } from "../server/db/key-index.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
 import { createTestDatabase } from "../dev-support/databases.ts";
@@ -206,6 +207,26 @@ async function explainCandidates(url: string, writers: Writer[], batch: EventRec
   }
 }
 
+/**
+ * What the embedded database's key index costs at start: a second one built from the stored sets,
+ * its time and the heap it takes (with --v8-flags=--expose-gc, after collections; else roughly).
+ */
+async function timeKeyIndexBuild(sql: Sql) {
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+  gc();
+  const heapBefore = Deno.memoryUsage().heapUsed;
+  const started = performance.now();
+  const index = new KeyIndex();
+  await sql.begin((tx) => index.build(tx as unknown as Sql));
+  const seconds = (performance.now() - started) / 1000;
+  gc();
+  const mb = (Deno.memoryUsage().heapUsed - heapBefore) / 1e6;
+  console.log(
+    `key index: ${index.size} listings' sets read in ${seconds.toFixed(1)} s, ` +
+      `${mb.toFixed(0)} MB of heap`,
+  );
+}
+
 const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 const location = await createTestDatabase(kind);
 const db = await openDatabase(location);
@@ -306,6 +327,7 @@ try {
       }; load ${load()}`,
   );
   await timeListings(db.sql);
+  if (kind === "pglite") await timeKeyIndexBuild(db.sql);
   if (values.explain && location.databaseUrl) {
     await explainCandidates(location.databaseUrl, writers, benchEvents(next, 100, mix));
   }

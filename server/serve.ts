@@ -11,6 +11,7 @@ import { DUPLICATE_RULES_VERSION, redetectUnderCurrentRules } from "./duplicates
 import { adoptRulesWhenEmpty } from "./db/duplicate-rules.ts";
 import { pruneOrphanSignals } from "./db/event-signals.ts";
 import { vacuumEmbedded } from "./db/embedded-vacuum.ts";
+import { pruneKeyIndex } from "./db/indexed-candidates.ts";
 import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
@@ -124,12 +125,13 @@ export async function startService(config: Config): Promise<RunningService> {
 
 /**
  * The embedded database's vacuum and statistics (it runs no autovacuum), looked at once a minute
- * as autovacuum would; one run at a time. Returns the stop, which waits for a run under way.
+ * as autovacuum would, and its in-memory key index rid of deleted listings; one run at a time.
+ * Returns the stop, which waits for a run under way.
  */
 function vacuumEmbeddedNowAndThen(sql: Sql): () => Promise<void> {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
-    running ??= vacuumEmbedded(sql).then(
+    running ??= vacuumEmbedded(sql).then(() => pruneKeyIndex(sql)).then(
       () => {},
       (err) => console.error("Cannot vacuum the embedded database:", err),
     ).finally(() => running = null);

@@ -19,15 +19,9 @@ const DUPLICATES_LOCK_ID = 4_711_017;
  * of the session's in-memory key index (the embedded database's: key-index.ts), or null.
  */
 export async function lockDuplicates(sql: Sql): Promise<string | null> {
-  // On the embedded database the rest of the transaction (detection's statements) runs on plans
-  // made once: each statement's own plan, made anew for every batch's arrays, took a fifth of its
-  // time there (1.7 of 7.5 ms for the candidate statement). They read by primary key and by the
-  // arrays they are given, which a plan made without the arrays reads as well.
   const [row] = await sql<{ key_index: string | null }[]>`
     SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID}),
-           current_setting(${SESSION_SETTING}, true) AS key_index,
-           CASE WHEN current_setting(${SESSION_SETTING}, true) <> ''
-             THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
+           current_setting(${SESSION_SETTING}, true) AS key_index`;
   return row.key_index;
 }
 

@@ -3,11 +3,11 @@
  * (key-index.ts): the keys are looked up there, then one statement stores the sets, reads and
  * ranks the candidates as storeKeysAndFindCandidates does, keeping those whose stored set holds a
  * key of their probe (the index may still hold a set a transaction replaced), and reports what
- * the index waits to learn: the outcome of the transactions that wrote sets before, and the
- * listings whose set is gone (deleted events).
+ * the index waits to learn: the outcome of the transactions that wrote sets before.
  */
 import type { Sql } from "postgres";
-import type { KeyIndex } from "./key-index.ts";
+import { type KeyIndex, keyIndexNamed } from "./key-index.ts";
+import { lockDuplicates } from "./duplicate-links.ts";
 import {
   candidatePairs,
   type CandidateRow,
@@ -37,13 +37,21 @@ export async function storeSetsAndFindIndexed(
     await sql`TRUNCATE event_lookup_keys`;
     await index.build(sql);
   }
-  const found = { n: [] as number[], id: [] as string[], shared: [] as number[] };
+  const found = {
+    n: [] as number[],
+    id: [] as string[],
+    shared: [] as number[],
+    // As text: postgres.js sends an array of booleans as one boolean.
+    settled: [] as string[],
+  };
   o.probes.forEach((p, i) => {
     const reach = { first: p.days.first, last: p.days.last, latitudes: p.latitudes };
-    for (const [id, shared] of index.find({ keys: p.keys, reach }, KEY_FANOUT)) {
+    const probe = { keys: p.keys, reach, owner: o.contributorId, platform: p.platform };
+    for (const [id, shared] of index.find(probe, KEY_FANOUT)) {
       found.n.push(i + 1);
       found.id.push(id);
       found.shared.push(shared);
+      found.settled.push(String(index.isSettled(id)));
     }
   });
   const waiting = index.unsettled;
@@ -51,31 +59,29 @@ export async function storeSetsAndFindIndexed(
     WITH sets AS (${writeSets(sql, o.sets, { allNew: o.allNew })}), probe AS (
       SELECT * FROM ${probeTable(sql, o.probes)}
     ), hit AS (
-      SELECT * FROM unnest(${found.n}::int[], ${found.id}::uuid[], ${found.shared}::int[])
-        AS h(n, event_id, shared)
+      SELECT * FROM unnest(${found.n}::int[], ${found.id}::uuid[], ${found.shared}::int[],
+                           ${found.settled}::boolean[]) AS h(n, event_id, shared, settled)
     ), ranked AS (${
     rankedCandidates(
       sql,
       o.contributorId,
-      // The set stored holds a key of the probe: the index may hold one a transaction replaced.
-      sql`EXISTS (SELECT FROM event_key_sets s
-                  WHERE s.event_id = h.event_id AND s.keys && p.keys::bigint[])`,
+      // The set stored holds a key of the probe: the index may hold one a transaction replaced,
+      // while it waits to learn whether that transaction committed.
+      sql`(h.settled OR EXISTS (SELECT FROM event_key_sets s
+                                WHERE s.event_id = h.event_id AND s.keys && p.keys::bigint[]))`,
     )
   }), outcome AS (
       SELECT pg_current_xact_id()::text AS xid,
         ARRAY(SELECT pg_xact_status(x::xid8)::text
-              FROM unnest(${waiting}::text[]) WITH ORDINALITY AS w(x, i) ORDER BY i) AS outcomes,
-        ARRAY(SELECT DISTINCT h.event_id::text FROM hit h
-              WHERE NOT EXISTS (SELECT FROM event_key_sets s WHERE s.event_id = h.event_id))
-          AS gone
+              FROM unnest(${waiting}::text[]) WITH ORDINALITY AS w(x, i) ORDER BY i) AS outcomes
     )
     -- One row at least, for the outcome, whether or not there are candidates.
-    SELECT o.xid, o.outcomes, o.gone, r.probe, r.id, r.title, r.source_url, r.starts_at,
+    SELECT o.xid, o.outcomes, r.probe, r.id, r.title, r.source_url, r.starts_at,
            r.ends_at, r.city, r.country, r.latitude, r.longitude, r.is_virtual, r.is_hybrid
     FROM outcome o LEFT JOIN ranked r ON r.rank <= ${CANDIDATES_PER_PROBE}`;
-  const [{ xid, outcomes, gone }] = rows;
+  const [{ xid, outcomes }] = rows;
   index.settle(new Map(waiting.map((x, i) => [x, outcomes[i]])));
-  index.forget(gone);
+  const platforms = new Map(o.probes.map((p) => [p.id, p.platform]));
   index.write(
     o.sets.map((s) => ({
       eventId: s.event_id,
@@ -83,18 +89,50 @@ export async function storeSetsAndFindIndexed(
       firstDay: s.firstDay,
       lastDay: s.lastDay,
       degree: degreeOf(s.latitude),
+      owner: o.contributorId,
+      platform: platforms.get(s.event_id)!,
     })),
     xid,
   );
   return candidatePairs(
-    rows.filter((r) => r.id !== null).map(({ xid: _x, outcomes: _o, gone: _g, ...r }) =>
-      r as CandidateRow
-    ),
+    rows.filter((r) => r.id !== null).map(({ xid: _x, outcomes: _o, ...r }) => r as CandidateRow),
   );
 }
 
 interface Outcome {
   xid: string;
   outcomes: string[];
-  gone: string[];
+}
+
+/**
+ * Forgets the listings whose set is gone from the database (deleted events, whose sets the
+ * delete trigger removes): their sets are only hits that find no event, but they would stay held.
+ * Reads the stored sets' listings only when the index holds more than the database does.
+ */
+export async function pruneKeyIndex(sql: Sql): Promise<number> {
+  // Under the duplicates lock: no set is written between the reads and the pruning.
+  return await sql.begin(async (transaction) => {
+    const tx = transaction as unknown as Sql;
+    const index = keyIndexNamed(await lockDuplicates(tx));
+    return index === null || !index.built ? 0 : await pruneHeld(tx, index);
+  });
+}
+
+async function pruneHeld(sql: Sql, index: KeyIndex): Promise<number> {
+  const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM event_key_sets`;
+  const held = index.listings();
+  if (held.length <= n) return 0;
+  const stored = new Set<string>();
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const page = await sql<{ id: string }[]>`
+      SELECT event_id AS id FROM event_key_sets
+      WHERE event_id > ${after}::uuid ORDER BY event_id LIMIT 50000`;
+    for (const r of page) stored.add(r.id);
+    if (page.length < 50000) break;
+    after = page[page.length - 1].id;
+  }
+  const gone = held.filter((id) => !stored.has(id));
+  index.forget(gone);
+  return gone.length;
 }

@@ -15,13 +15,7 @@
  * finds it, whichever transaction it runs in.
  */
 import type { Sql } from "postgres";
-import {
-  type LookupReach,
-  MAX_STRETCHES,
-  rowInReach,
-  STRETCH_DAYS,
-  stretchesOf,
-} from "./key-rows.ts";
+import { type LookupReach, MAX_STRETCHES, rowInReach, STRETCH_DAYS } from "./key-rows.ts";
 
 /** A listing's key set, as the index holds it. */
 export interface IndexedSet {
@@ -32,10 +26,21 @@ export interface IndexedSet {
   lastDay: number;
   /** The whole degree of its latitude (key-rows.ts). */
   degree: number;
+  /** Its event's contributor and platform: a probe never finds listings of its own on its own. */
+  owner: string;
+  platform: string;
 }
 
 interface Held extends IndexedSet {
   alive: boolean;
+}
+
+/** A listing looking up its keys over what it reaches; its own contributor and platform. */
+export interface IndexProbe {
+  keys: number[];
+  reach: LookupReach;
+  owner: string;
+  platform: string;
 }
 
 /** What a lookup found for one probe: each listing, and how many of the probe's keys it holds. */
@@ -55,6 +60,8 @@ export class KeyIndex {
   readonly #stored = new Map<string, Held>();
   /** Sets written by transactions whose outcome is not known yet, in order. */
   #unsettled: { xid: string; set: Held }[] = [];
+  /** The listings among `#unsettled`. */
+  #waiting = new Set<string>();
   #references = 0;
   #deadReferences = 0;
   #built = false;
@@ -64,20 +71,36 @@ export class KeyIndex {
     return this.#built;
   }
 
-  /** Listings the index holds a set of (for tests and upkeep). */
+  /** Listings the index holds a set of. */
   get size(): number {
-    return this.#stored.size;
+    return this.listings().length;
+  }
+
+  /** The listings the index holds a set of, stored or waiting to be settled. */
+  listings(): string[] {
+    return [...new Set([...this.#stored.keys(), ...this.#waiting])];
   }
 
   /** Reads every stored set, a page at a time. */
   async build(sql: Sql): Promise<void> {
     let after = "00000000-0000-0000-0000-000000000000";
+    // One string for each contributor, not one for each listing.
+    const owners = new Map<string, string>();
     for (;;) {
       const page = await sql<
-        { event_id: string; keys: string[]; first_day: number; last_day: number; lat: number }[]
+        {
+          event_id: string;
+          keys: string[];
+          first_day: number;
+          last_day: number;
+          lat: number;
+          contributor_id: string;
+          platform: string;
+        }[]
       >`
-        SELECT event_id, keys, first_day, last_day, lat FROM event_key_sets
-        WHERE event_id > ${after}::uuid ORDER BY event_id LIMIT 10000`;
+        SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform
+        FROM event_key_sets s JOIN events e ON e.id = s.event_id
+        WHERE s.event_id > ${after}::uuid ORDER BY s.event_id LIMIT 10000`;
       for (const r of page) {
         this.#keep({
           eventId: r.event_id,
@@ -85,6 +108,9 @@ export class KeyIndex {
           firstDay: r.first_day,
           lastDay: r.last_day,
           degree: r.lat,
+          owner: owners.get(r.contributor_id) ?? owners.set(r.contributor_id, r.contributor_id)
+            .get(r.contributor_id)!,
+          platform: r.platform,
         });
       }
       if (page.length < 10000) break;
@@ -96,32 +122,54 @@ export class KeyIndex {
   /**
    * The listings holding each of `probe`'s keys on rows within its reach, as the lookup on
    * event_lookup_keys finds them: for each key the first `fanout` rows in (day, last, event)
-   * order.
+   * order; but those of the probe's own contributor on its own platform.
    */
-  find(probe: { keys: number[]; reach: LookupReach }, fanout: number): Hits {
+  find(probe: IndexProbe, fanout: number): Hits {
+    const { reach } = probe;
     const hits: Hits = new Map();
+    const rows: { day: number; last: number; eventId: string; set: Held }[] = [];
     for (const key of probe.keys) {
       const sets = this.#byKey.get(key);
       if (sets === undefined) continue;
-      const rows: { day: number; last: number; eventId: string }[] = [];
-      for (let i = firstFrom(sets, probe.reach.first - REACH_BEFORE); i < sets.length; i++) {
+      rows.length = 0;
+      for (let i = firstFrom(sets, reach.first - REACH_BEFORE); i < sets.length; i++) {
         const s = sets[i];
-        if (s.firstDay > probe.reach.last) break;
-        if (!s.alive) continue;
-        for (const [day, last] of stretchesOf(s.firstDay, s.lastDay)) {
-          if (rowInReach({ day, last, degree: s.degree }, probe.reach)) {
-            rows.push({ day, last, eventId: s.eventId });
+        if (s.firstDay > reach.last) break;
+        if (!s.alive || s.lastDay < reach.first) continue;
+        // Its rows, as stretchesOf makes them.
+        for (let day = s.firstDay; day <= s.lastDay; day += STRETCH_DAYS) {
+          const last = Math.min(day + STRETCH_DAYS - 1, s.lastDay);
+          if (rowInReach({ day, last, degree: s.degree }, reach)) {
+            rows.push({ day, last, eventId: s.eventId, set: s });
           }
         }
       }
-      rows.sort((a, b) =>
-        a.day - b.day || a.last - b.last ||
-        (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)
-      );
-      const found = new Set(rows.slice(0, fanout).map((r) => r.eventId));
-      for (const id of found) hits.set(id, (hits.get(id) ?? 0) + 1);
+      // Only a key with more rows than it may return needs them in the table index's order.
+      if (rows.length > fanout) {
+        rows.sort((a, b) =>
+          a.day - b.day || a.last - b.last ||
+          (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)
+        );
+        rows.length = fanout;
+      }
+      const counted = new Set<string>();
+      for (const { eventId, set } of rows) {
+        if (counted.has(eventId)) continue;
+        // After the limit, as the statement drops them after reading the table's first rows.
+        if (set.owner === probe.owner && set.platform === probe.platform) continue;
+        counted.add(eventId);
+        hits.set(eventId, (hits.get(eventId) ?? 0) + 1);
+      }
     }
     return hits;
+  }
+
+  /**
+   * Whether the index holds exactly the set stored for `eventId` (or none): no transaction that
+   * wrote one is waiting to be settled.
+   */
+  isSettled(eventId: string): boolean {
+    return !this.#waiting.has(eventId);
   }
 
   /** Transactions that wrote sets the index does not know the outcome of. */
@@ -145,6 +193,7 @@ export class KeyIndex {
       else this.#keep(u.set);
     }
     this.#unsettled = still;
+    this.#waiting = new Set(still.map((u) => u.set.eventId));
   }
 
   /** Sets written by transaction `xid` (its outcome unknown): each held beside the stored one. */
@@ -152,6 +201,7 @@ export class KeyIndex {
     for (const s of sets) {
       const held = this.#hold(s);
       this.#unsettled.push({ xid, set: held });
+      this.#waiting.add(s.eventId);
     }
   }
 
@@ -163,6 +213,7 @@ export class KeyIndex {
       this.#stored.delete(id);
       for (const u of this.#unsettled) if (u.set.eventId === id) this.#kill(u.set);
       this.#unsettled = this.#unsettled.filter((u) => u.set.eventId !== id);
+      this.#waiting.delete(id);
     }
   }
 

@@ -11,6 +11,7 @@ import { openDatabase } from "../../server/db/connect.ts";
 import { upsertEvents, type Writer } from "../../server/db/events.ts";
 import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
 import { KeyIndex, openKeyIndex, SESSION_SETTING } from "../../server/db/key-index.ts";
+import { pruneKeyIndex } from "../../server/db/indexed-candidates.ts";
 import { detectStored } from "../../server/duplicates/detect-stored.ts";
 import { EventInput } from "../../shared/event-schema.ts";
 
@@ -177,6 +178,12 @@ for (const kind of testBackends()) {
         starts_at: "2034-09-10T09:00:00Z",
       }]);
       assert.equal(await groupedCount(sql), 2);
+
+      // A deleted listing's set goes from the index at the next pruning, and only its.
+      assert.equal(await pruneKeyIndex(sql), 0, "nothing to prune");
+      await sql`DELETE FROM events WHERE external_id = 'b-2'`;
+      assert.equal(await pruneKeyIndex(sql), 1);
+      assert.equal(index.index.size, 2);
     } finally {
       index.close();
       await db.close();
@@ -193,11 +200,24 @@ Deno.test("the index finds a listing's rows within a lookup's days and band, a k
     firstDay,
     lastDay,
     degree,
+    owner: eventId === "b" ? "alice" : "bob",
+    platform: "meetup",
   });
   index.write([set("c", 100, 100), set("a", 96, 112), set("b", 100, 101, 52)], "1");
   index.settle(new Map([["1", "committed"]]));
-  const find = (first: number, last: number, latitudes: [number, number] | null, fanout = 64) =>
-    Object.fromEntries(index.find({ keys: [7, 8, 9], reach: { first, last, latitudes } }, fanout));
+  const find = (
+    first: number,
+    last: number,
+    latitudes: [number, number] | null,
+    fanout = 64,
+    owner = "carol",
+  ) =>
+    Object.fromEntries(
+      index.find(
+        { keys: [7, 8, 9], reach: { first, last, latitudes }, owner, platform: "meetup" },
+        fanout,
+      ),
+    );
   assert.deepEqual(find(100, 100, null), { a: 2, b: 2, c: 2 });
   // A long listing's later stretch is in reach; a short one ended before.
   assert.deepEqual(find(110, 111, null), { a: 2 });
@@ -206,6 +226,9 @@ Deno.test("the index finds a listing's rows within a lookup's days and band, a k
   // Two rows a key, as the table's index orders them: by first day, then last day (c's row is
   // days 100-100, b's 100-101, a's stretch 100-103).
   assert.deepEqual(find(100, 100, null, 2), { b: 2, c: 2 });
+  // Alice's own listing on her own platform is none of her probe's (after the two rows).
+  assert.deepEqual(find(100, 100, null, 2, "alice"), { c: 2 });
+  assert.deepEqual(find(100, 100, null, 64, "alice"), { a: 2, c: 2 });
   // Replaced: the old set is held until the writing transaction is known to have committed.
   index.write([set("c", 300, 300)], "2");
   assert.deepEqual(find(100, 100, null), { a: 2, b: 2, c: 2 });
