@@ -41,8 +41,8 @@ export async function storeSetsAndFindIndexed(
     n: [] as number[],
     id: [] as string[],
     shared: [] as number[],
-    // As text: postgres.js sends an array of booleans as one boolean.
-    settled: [] as string[],
+    // 1 or 0: postgres.js sends neither an array of booleans nor one of their texts as such.
+    settled: [] as number[],
   };
   o.probes.forEach((p, i) => {
     const reach = { first: p.days.first, last: p.days.last, latitudes: p.latitudes };
@@ -51,7 +51,7 @@ export async function storeSetsAndFindIndexed(
       found.n.push(i + 1);
       found.id.push(id);
       found.shared.push(shared);
-      found.settled.push(String(index.isSettled(id)));
+      found.settled.push(index.isSettled(id) ? 1 : 0);
     }
   });
   const waiting = index.unsettled;
@@ -60,14 +60,14 @@ export async function storeSetsAndFindIndexed(
       SELECT * FROM ${probeTable(sql, o.probes)}
     ), hit AS (
       SELECT * FROM unnest(${found.n}::int[], ${found.id}::uuid[], ${found.shared}::int[],
-                           ${found.settled}::boolean[]) AS h(n, event_id, shared, settled)
+                           ${found.settled}::int[]) AS h(n, event_id, shared, settled)
     ), ranked AS (${
     rankedCandidates(
       sql,
       o.contributorId,
       // The set stored holds a key of the probe: the index may hold one a transaction replaced,
       // while it waits to learn whether that transaction committed.
-      sql`(h.settled OR EXISTS (SELECT FROM event_key_sets s
+      sql`(h.settled = 1 OR EXISTS (SELECT FROM event_key_sets s
                                 WHERE s.event_id = h.event_id AND s.keys && p.keys::bigint[]))`,
     )
   }), outcome AS (
