@@ -102,16 +102,6 @@ export async function existingEvents(sql: Sql, ids: string[]): Promise<string[]>
   return rows.map((r) => r.id);
 }
 
-/** The other members of the groups `ids` are in now. */
-export async function groupMatesOf(sql: Sql, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await sql<{ id: string }[]>`
-    SELECT DISTINCT o.event_id AS id
-    FROM event_group_members m JOIN event_group_members o ON o.group_id = m.group_id
-    WHERE m.event_id = ANY(${ids}::uuid[]) AND NOT o.event_id = ANY(${ids}::uuid[])`;
-  return rows.map((r) => r.id);
-}
-
 /** What the canonical rule reads of an event. */
 export interface CanonicalFacts {
   id: string;
@@ -120,31 +110,32 @@ export interface CanonicalFacts {
   created_at: Date;
 }
 
-/** What the canonical rule reads of each event. */
-export async function canonicalFactsOf(sql: Sql, ids: string[]): Promise<CanonicalFacts[]> {
-  if (ids.length === 0) return [];
-  return await sql`
-    SELECT e.id, (k.trusted AND k.revoked_at IS NULL) AS trusted, e.created_at,
-      (num_nonnulls(e.description, e.ends_at, e.timezone, e.venue_name, e.city, e.country,
-        e.latitude, e.is_hybrid, e.price_min, e.event_type, e.organiser_name, e.organiser_url,
-        e.cover_image_url, e.attendee_count, e.capacity)
-       + (cardinality(e.topics) > 0)::int + (cardinality(e.tags) > 0)::int) AS completeness
-    FROM events e JOIN api_keys k ON k.id = e.last_key_id
-    WHERE e.id = ANY(${ids}::uuid[])`;
+/** A component of listings: its events, the links among them, and their canonical facts. */
+export interface Component {
+  ids: string[];
+  links: Link[];
+  facts: CanonicalFacts[];
 }
 
 /**
- * The links of the component reachable from `ids` through links (at most `maxDepth` steps and
- * `maxEvents` events beyond `ids` themselves), in one statement.
+ * The component of `ids` and of the events they are grouped with now, reached through links (at
+ * most `maxDepth` steps and `maxEvents` events beyond those), with what the canonical rule reads
+ * of each of its events, in one statement.
  */
-export async function linkedComponentOf(
+export async function componentOf(
   sql: Sql,
   o: { ids: string[]; maxDepth: number; maxEvents: number },
-): Promise<{ ids: string[]; links: Link[] }> {
-  if (o.ids.length === 0) return { ids: [], links: [] };
-  const links = await sql<Link[]>`
-    WITH RECURSIVE reach(id, depth) AS (
-      SELECT unnest(${o.ids}::uuid[]), 0
+): Promise<Component> {
+  if (o.ids.length === 0) return { ids: [], links: [], facts: [] };
+  const [row] = await sql<{ seeds: string[]; links: Link[]; facts: CanonicalFacts[] }[]>`
+    WITH RECURSIVE seed AS (
+      SELECT unnest(${o.ids}::uuid[]) AS id
+      UNION
+      SELECT g.event_id FROM event_group_members m
+      JOIN event_group_members g ON g.group_id = m.group_id
+      WHERE m.event_id = ANY(${o.ids}::uuid[])
+    ), reach(id, depth) AS (
+      SELECT id, 0 FROM seed
       UNION
       -- Each side of a link through its own index: a join on "a = id OR b = id" read every link
       -- at each step, a cost that grew with the table.
@@ -159,17 +150,37 @@ export async function linkedComponentOf(
     ), members AS (
       -- The bound counts the events reached, not those asked for: cutting these left listings
       -- of a big batch linked but in no group.
-      SELECT id FROM reach GROUP BY id ORDER BY min(depth) LIMIT ${o.ids.length + o.maxEvents}
+      SELECT id FROM reach GROUP BY id ORDER BY min(depth)
+      LIMIT (SELECT count(*) FROM seed) + ${o.maxEvents}
+    ), found AS (
+      SELECT l.a, l.b, l.kind, l.score
+      FROM members m JOIN event_links l ON l.a = m.id
+      WHERE l.b IN (SELECT id FROM members)
+    ), component AS (
+      SELECT id FROM seed UNION SELECT a FROM found UNION SELECT b FROM found
     )
-    SELECT l.a, l.b, l.kind, l.score
-    FROM members m JOIN event_links l ON l.a = m.id
-    WHERE l.b IN (SELECT id FROM members)`;
-  const ids = new Set(o.ids);
-  for (const l of links) {
+    SELECT
+      ARRAY(SELECT id::text FROM seed) AS seeds,
+      (SELECT coalesce(json_agg(found), '[]') FROM found) AS links,
+      (SELECT coalesce(json_agg(f), '[]') FROM (
+        SELECT e.id, (k.trusted AND k.revoked_at IS NULL) AS trusted, e.created_at,
+          (num_nonnulls(e.description, e.ends_at, e.timezone, e.venue_name, e.city, e.country,
+            e.latitude, e.is_hybrid, e.price_min, e.event_type, e.organiser_name,
+            e.organiser_url, e.cover_image_url, e.attendee_count, e.capacity)
+           + (cardinality(e.topics) > 0)::int + (cardinality(e.tags) > 0)::int) AS completeness
+        FROM events e JOIN api_keys k ON k.id = e.last_key_id
+        WHERE e.id IN (SELECT id FROM component)
+      ) f) AS facts`;
+  const ids = new Set(row.seeds);
+  for (const l of row.links) {
     ids.add(l.a);
     ids.add(l.b);
   }
-  return { ids: [...ids], links };
+  return {
+    ids: [...ids],
+    links: row.links,
+    facts: row.facts.map((f) => ({ ...f, created_at: new Date(f.created_at) })),
+  };
 }
 
 /**

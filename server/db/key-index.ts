@@ -8,8 +8,9 @@
  *
  * A set is written in a transaction whose outcome the index learns later: until then the listing
  * keeps its old set beside the new one, so a lookup finds a superset, and the statement that uses
- * the hits checks each against the stored sets (match-keys.ts). The next such statement reports
- * whether the writing transaction committed, and the index keeps the set that is stored.
+ * the hits checks a hit on such a listing against its stored set (indexed-candidates.ts). The next
+ * such statement reports whether the writing transaction committed, and the index keeps the set
+ * that is stored.
  *
  * The session names its index (`SESSION_SETTING`), so every detection on the embedded database
  * finds it, whichever transaction it runs in.

@@ -1,9 +1,7 @@
 /** Keeps groups right: re-forms the groups around some events from the links between them. */
 import type { Sql } from "postgres";
 import {
-  canonicalFactsOf,
-  groupMatesOf,
-  linkedComponentOf,
+  componentOf,
   lockDuplicates,
   replaceGroupMembers,
   ungroupedLinkedEvents,
@@ -22,16 +20,13 @@ const MAX_ROUNDS = 4;
  */
 export async function regroup(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  const mates = await groupMatesOf(sql, ids);
-  const component = await linkedComponentOf(sql, {
-    ids: [...new Set([...ids, ...mates])],
+  const component = await componentOf(sql, {
+    ids,
     maxDepth: MAX_ROUNDS,
     maxEvents: MAX_COMPONENT,
   });
   const groups = formGroups(component.ids, component.links);
-  const facts = new Map(
-    (await canonicalFactsOf(sql, groups.flat())).map((f) => [f.id, f]),
-  );
+  const facts = new Map(component.facts.map((f) => [f.id, f]));
   const members = groups.flatMap((group) => {
     // An event deleted meanwhile has no facts: it is in no group.
     const present = group.flatMap((id) => facts.get(id) ?? []);
