@@ -16,11 +16,14 @@
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
  *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy] [--explain]
- *     [--years 1] [--after-commit yes|no]
+ *     [--years 1] [--after-commit yes|no] [--keys memory|table]
  *
  * --years N: the loaded events are spread over N years (52 weeks each) up to the timed ones' year,
  * as a service holding N years of listings; the default puts them all in the timed batches' year,
  * so that each year holds --size events (at 1,000,000: 2,700 a day in forty cities).
+ *
+ * --keys table (PGlite): the lookup keys in event_lookup_keys, as on PostgreSQL, instead of the
+ * embedded database's in-memory index (server/db/key-index.ts), to compare the two.
  *
  * --explain (PostgreSQL): at the end, prints the plan of the statement that stores a batch's keys
  * and finds its candidates, with the time and buffers of each step (EXPLAIN ANALYZE, rolled back).
@@ -33,7 +36,7 @@ import { detectDuplicates, type DetectionTimings } from "../server/duplicates/de
 import { DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { vacuumEmbedded } from "../server/db/embedded-vacuum.ts";
-import { KeyIndex } from "../server/db/key-index.ts";
+import { KeyIndex, SESSION_SETTING } from "../server/db/key-index.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
 import { createTestDatabase } from "../dev-support/databases.ts";
@@ -57,6 +60,7 @@ const { values } = parseArgs({
     explain: { type: "boolean", default: false },
     years: { type: "string", default: "1" },
     "after-commit": { type: "string" },
+    keys: { type: "string", default: "memory" },
   },
 });
 const size = Number(values.size);
@@ -67,6 +71,9 @@ if (values.mix !== "realistic" && values.mix !== "heavy") {
   throw new Error(`Cannot run: --mix is realistic or heavy, not ${JSON.stringify(values.mix)}`);
 }
 const mix: BenchMix = values.mix;
+if (values.keys !== "memory" && values.keys !== "table") {
+  throw new Error(`Cannot run: --keys is memory or table, not ${JSON.stringify(values.keys)}`);
+}
 const afterCommit = values["after-commit"] === undefined
   ? kind === "postgres"
   : values["after-commit"] === "yes";
@@ -230,6 +237,7 @@ async function timeKeyIndexBuild(sql: Sql) {
 const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 const location = await createTestDatabase(kind);
 const db = await openDatabase(location);
+if (values.keys === "table") await db.sql`SELECT set_config(${SESSION_SETTING}, '', false)`;
 try {
   const writers = [
     await insertWriterKey(db.sql, "bench-a"),
@@ -327,7 +335,7 @@ try {
       }; load ${load()}`,
   );
   await timeListings(db.sql);
-  if (kind === "pglite") await timeKeyIndexBuild(db.sql);
+  if (kind === "pglite" && values.keys !== "table") await timeKeyIndexBuild(db.sql);
   if (values.explain && location.databaseUrl) {
     await explainCandidates(location.databaseUrl, writers, benchEvents(next, 100, mix));
   }
@@ -335,7 +343,9 @@ try {
   const on = median(rate.on);
   const off = median(rate.off);
   console.log(
-    `\n${kind}, ${mix} mix, ${size} events, detection ${
+    `\n${kind}${
+      kind === "pglite" ? ` (keys in ${values.keys})` : ""
+    }, ${mix} mix, ${size} events, detection ${
       afterCommit ? "after commit" : "in the batch's transaction"
     }: detection off ${off.toFixed(0)} events/s, on ` +
       `${on.toFixed(0)} events/s until every event is detected (pushes returned at ` +
