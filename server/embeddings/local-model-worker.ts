@@ -51,7 +51,7 @@ async function drain(): Promise<void> {
         const model = await loadModel();
         const start = job.done.length;
         const chunk = job.request.texts.slice(start, start + CHUNK_SIZE);
-        const vectors = await embedChunk(model, chunk.map(embeddable));
+        const vectors = await onceBackendReady(() => model.embed(chunk.map(embeddable)));
         if (vectors.length !== chunk.length) {
           throw new Error(`the model returned ${vectors.length} vectors for ${chunk.length} texts`);
         }
@@ -87,7 +87,7 @@ function finish(job: Job, message: LocalModelReply): void {
  * every later call failing with the first one's error for the life of the thread.
  */
 function loadModel(): Promise<EmbeddingsModel> {
-  modelPromise ??= initModel(modelSource).catch((error) => {
+  modelPromise ??= onceBackendReady(() => initModel(modelSource)).catch((error) => {
     modelPromise = undefined;
     throw error;
   });
@@ -100,17 +100,18 @@ const BACKEND_READY_TIMEOUT_MS = 30_000;
 const BACKEND_READY_PAUSE_MS = 100;
 
 /**
- * The model's embed, again after TensorFlow's backend is ready when it was not: now and then
- * the WebAssembly backend is still initialising when the first texts arrive, although initModel
- * waited for it, and the call fails with "Backend 'wasm' has not yet been initialized". Waiting
+ * `work` (loading the model, or its embed), again after TensorFlow's backend is ready when it was
+ * not: now and then the WebAssembly backend is still initialising when the model loads or the
+ * first texts arrive, although initModel waits for it, and the call fails with "Backend 'wasm' has
+ * not yet been initialized" (seen for the load too, which failed a first query with a 503). Waiting
  * for ready() once was not always enough (seen on a busy machine), so it is asked again, a little
  * apart, for up to BACKEND_READY_TIMEOUT_MS; a backend not ready by then fails the call.
  */
-async function embedChunk(model: EmbeddingsModel, texts: string[]): Promise<number[][]> {
+async function onceBackendReady<T>(work: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + BACKEND_READY_TIMEOUT_MS;
   for (;;) {
     try {
-      return await model.embed(texts);
+      return await work();
     } catch (error) {
       const initialising = /has not yet been initialized/.test(String((error as Error)?.message));
       if (!initialising || Date.now() >= deadline) throw error;
