@@ -105,34 +105,14 @@ interface Outcome {
 }
 
 /**
- * Forgets the listings whose set is gone from the database (deleted events, whose sets the
- * delete trigger removes): their sets are only hits that find no event, but they would stay held.
- * Reads the stored sets' listings only when the index holds more than the database does.
+ * Forgets the listings of the session's key index whose set is gone from the database
+ * (`KeyIndex.prune`), under the duplicates lock: no set is written between its reads and the
+ * pruning. Returns how many it forgot (0 on a PostgreSQL server).
  */
 export async function pruneKeyIndex(sql: Sql): Promise<number> {
-  // Under the duplicates lock: no set is written between the reads and the pruning.
   return await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
     const index = keyIndexNamed(await lockDuplicates(tx));
-    return index === null || !index.built ? 0 : await pruneHeld(tx, index);
+    return index === null || !index.built ? 0 : await index.prune(tx);
   });
-}
-
-async function pruneHeld(sql: Sql, index: KeyIndex): Promise<number> {
-  const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM event_key_sets`;
-  const held = index.listings();
-  if (held.length <= n) return 0;
-  const stored = new Set<string>();
-  let after = "00000000-0000-0000-0000-000000000000";
-  for (;;) {
-    const page = await sql<{ id: string }[]>`
-      SELECT event_id AS id FROM event_key_sets
-      WHERE event_id > ${after}::uuid ORDER BY event_id LIMIT 50000`;
-    for (const r of page) stored.add(r.id);
-    if (page.length < 50000) break;
-    after = page[page.length - 1].id;
-  }
-  const gone = held.filter((id) => !stored.has(id));
-  index.forget(gone);
-  return gone.length;
 }

@@ -59,10 +59,8 @@ export class KeyIndex {
   readonly #byKey = new Map<number, Held[]>();
   /** Each listing's stored set, as far as the index knows. */
   readonly #stored = new Map<string, Held>();
-  /** Sets written by transactions whose outcome is not known yet, in order. */
-  #unsettled: { xid: string; set: Held }[] = [];
-  /** The listings among `#unsettled`. */
-  #waiting = new Set<string>();
+  /** Each listing's sets written by transactions whose outcome is not known yet, in order. */
+  readonly #unsettled = new Map<string, { xid: string; set: Held }[]>();
   #references = 0;
   #deadReferences = 0;
   #built = false;
@@ -79,29 +77,37 @@ export class KeyIndex {
 
   /** The listings the index holds a set of, stored or waiting to be settled. */
   listings(): string[] {
-    return [...new Set([...this.#stored.keys(), ...this.#waiting])];
+    return [...new Set([...this.#stored.keys(), ...this.#unsettled.keys()])];
   }
 
   /** Reads every stored set, a page at a time. */
   async build(sql: Sql): Promise<void> {
-    let after = "00000000-0000-0000-0000-000000000000";
     // One string for each contributor, not one for each listing.
     const owners = new Map<string, string>();
-    for (;;) {
-      const page = await sql<
-        {
-          event_id: string;
-          keys: string[];
-          first_day: number;
-          last_day: number;
-          lat: number;
-          contributor_id: string;
-          platform: string;
-        }[]
-      >`
-        SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform
-        FROM event_key_sets s JOIN events e ON e.id = s.event_id
-        WHERE s.event_id > ${after}::uuid ORDER BY s.event_id LIMIT 10000`;
+    const owner = (id: string) => {
+      const known = owners.get(id);
+      if (known !== undefined) return known;
+      owners.set(id, id);
+      return id;
+    };
+    for await (
+      const page of pagesOfSets((after) =>
+        sql<
+          {
+            event_id: string;
+            keys: string[];
+            first_day: number;
+            last_day: number;
+            lat: number;
+            contributor_id: string;
+            platform: string;
+          }[]
+        >`
+          SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform
+          FROM event_key_sets s JOIN events e ON e.id = s.event_id
+          WHERE s.event_id > ${after}::uuid ORDER BY s.event_id LIMIT ${PAGE}`
+      )
+    ) {
       for (const r of page) {
         this.#keep({
           eventId: r.event_id,
@@ -109,15 +115,37 @@ export class KeyIndex {
           firstDay: r.first_day,
           lastDay: r.last_day,
           degree: r.lat,
-          owner: owners.get(r.contributor_id) ?? owners.set(r.contributor_id, r.contributor_id)
-            .get(r.contributor_id)!,
+          owner: owner(r.contributor_id),
           platform: r.platform,
         });
       }
-      if (page.length < 10000) break;
-      after = page[page.length - 1].event_id;
     }
     this.#built = true;
+  }
+
+  /**
+   * Forgets the listings whose set is gone from the database (deleted events, whose sets the delete
+   * trigger removes): their sets are only hits that find no event, but they would stay held. Reads
+   * the stored sets' listings only when the index holds more than the database does. Returns how
+   * many it forgot.
+   */
+  async prune(sql: Sql): Promise<number> {
+    const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM event_key_sets`;
+    const held = this.listings();
+    if (held.length <= n) return 0;
+    const stored = new Set<string>();
+    for await (
+      const page of pagesOfSets((after) =>
+        sql<{ event_id: string }[]>`
+          SELECT event_id FROM event_key_sets
+          WHERE event_id > ${after}::uuid ORDER BY event_id LIMIT ${PAGE}`
+      )
+    ) {
+      for (const r of page) stored.add(r.event_id);
+    }
+    const gone = held.filter((id) => !stored.has(id));
+    this.forget(gone);
+    return gone.length;
   }
 
   /**
@@ -170,12 +198,12 @@ export class KeyIndex {
    * wrote one is waiting to be settled.
    */
   isSettled(eventId: string): boolean {
-    return !this.#waiting.has(eventId);
+    return !this.#unsettled.has(eventId);
   }
 
   /** Transactions that wrote sets the index does not know the outcome of. */
   get unsettled(): string[] {
-    return [...new Set(this.#unsettled.map((u) => u.xid))];
+    return [...new Set([...this.#unsettled.values()].flat().map((u) => u.xid))];
   }
 
   /**
@@ -184,25 +212,28 @@ export class KeyIndex {
    * those of one in progress stay unsettled.
    */
   settle(status: Map<string, string>): void {
-    const still: { xid: string; set: Held }[] = [];
-    for (const u of this.#unsettled) {
-      // A status PostgreSQL no longer knows (null) is of a transaction long over: kept, as a set
-      // held wrongly only costs a hit the statement then drops.
-      const outcome = status.get(u.xid);
-      if (outcome === "in progress") still.push(u);
-      else if (outcome === "aborted") this.#kill(u.set);
-      else this.#keep(u.set);
+    for (const [eventId, written] of this.#unsettled) {
+      const still = written.filter((u) => {
+        // A status PostgreSQL no longer knows (null) is of a transaction long over: kept, as a
+        // set held wrongly only costs a hit the statement then drops.
+        const outcome = status.get(u.xid);
+        if (outcome === "in progress") return true;
+        if (outcome === "aborted") this.#kill(u.set);
+        else this.#keep(u.set);
+        return false;
+      });
+      if (still.length > 0) this.#unsettled.set(eventId, still);
+      else this.#unsettled.delete(eventId);
     }
-    this.#unsettled = still;
-    this.#waiting = new Set(still.map((u) => u.set.eventId));
   }
 
   /** Sets written by transaction `xid` (its outcome unknown): each held beside the stored one. */
   write(sets: IndexedSet[], xid: string): void {
     for (const s of sets) {
-      const held = this.#hold(s);
-      this.#unsettled.push({ xid, set: held });
-      this.#waiting.add(s.eventId);
+      const written = { xid, set: this.#hold(s) };
+      const before = this.#unsettled.get(s.eventId);
+      if (before) before.push(written);
+      else this.#unsettled.set(s.eventId, [written]);
     }
   }
 
@@ -212,9 +243,8 @@ export class KeyIndex {
       const stored = this.#stored.get(id);
       if (stored !== undefined) this.#kill(stored);
       this.#stored.delete(id);
-      for (const u of this.#unsettled) if (u.set.eventId === id) this.#kill(u.set);
-      this.#unsettled = this.#unsettled.filter((u) => u.set.eventId !== id);
-      this.#waiting.delete(id);
+      for (const u of this.#unsettled.get(id) ?? []) this.#kill(u.set);
+      this.#unsettled.delete(id);
     }
   }
 
@@ -266,6 +296,22 @@ function firstFrom(sets: Held[], day: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+// Rows of event_key_sets read at a time.
+const PAGE = 10_000;
+
+/** The pages `read` returns, each of the rows after the last one's event, until one is short. */
+async function* pagesOfSets<T extends { event_id: string }>(
+  read: (after: string) => Promise<T[]>,
+): AsyncGenerator<T[]> {
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const page = await read(after);
+    yield page;
+    if (page.length < PAGE) return;
+    after = page[page.length - 1].event_id;
+  }
 }
 
 const open = new Map<string, KeyIndex>();

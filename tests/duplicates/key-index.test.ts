@@ -66,15 +66,15 @@ function listings(): { who: number; event: Record<string, unknown> }[] {
   return out;
 }
 
+/** Detects the stored events `ids`, in `tx`: as new listings, or (`inserted` false) changed ones. */
+async function detect(tx: Sql, ids: string[], inserted = true) {
+  const rows = (await redetectionRowsOf(tx, ids)).map((r) => ({ ...r, inserted }));
+  await detectStored(tx, rows, { recompare: false, vectors: () => false });
+}
+
 /** Detects `batches` of stored events in turn, as new listings, each in a transaction. */
 async function detectInTurn(sql: Sql, batches: string[][]) {
-  for (const ids of batches) {
-    await sql.begin(async (transaction) => {
-      const tx = transaction as unknown as Sql;
-      const rows = (await redetectionRowsOf(tx, ids)).map((r) => ({ ...r, inserted: true }));
-      await detectStored(tx, rows, { recompare: false, vectors: () => false });
-    });
-  }
+  for (const ids of batches) await sql.begin((tx) => detect(tx as unknown as Sql, ids));
 }
 
 /** The detected links, by external ids. */
@@ -157,10 +157,7 @@ for (const kind of testBackends()) {
           alice,
           parsed([{ ...conference, title: "Ostrica Days", starts_at: "2034-09-10T09:00:00Z" }]),
         );
-        await detectStored(tx, await redetectionRowsOf(tx, [id]), {
-          recompare: false,
-          vectors: () => false,
-        });
+        await detect(tx, [id], false);
         throw rolledBack;
       }).catch((err) => {
         if (err !== rolledBack) throw err;
@@ -249,8 +246,7 @@ async function storeAndDetect(sql: Sql, writer: Writer, events: Record<string, u
     const tx = transaction as unknown as Sql;
     const outcome = await upsertEvents(tx, writer, parsed(events));
     const ids = outcome.changed.map((c) => c.id);
-    const rows = (await redetectionRowsOf(tx, ids)).map((r) => ({ ...r, inserted: true }));
-    await detectStored(tx, rows, { recompare: false, vectors: () => false });
+    await detect(tx, ids);
     return ids;
   });
 }
