@@ -17,11 +17,19 @@ const DUPLICATES_LOCK_ID = 4_711_017;
 /**
  * Holds the duplicates lock until the transaction ends. Returns, in the same round trip, the name
  * of the session's in-memory key index (the embedded database's: key-index.ts), or null.
+ *
+ * On the embedded database, the rest of the transaction also runs on generic plans (made once for
+ * each statement, not for each run's parameters): PGlite plans on its one thread, 1.5-4 ms a
+ * statement, over half of what detection's statements cost it at 100,000 events. Detection's
+ * statements are planned for any batch (their reads go through LATERAL index lookups), and what
+ * follows them in a transaction is a write.
  */
 export async function lockDuplicates(sql: Sql): Promise<string | null> {
   const [row] = await sql<{ key_index: string | null }[]>`
     SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID}),
-           current_setting(${SESSION_SETTING}, true) AS key_index`;
+           current_setting(${SESSION_SETTING}, true) AS key_index,
+           CASE WHEN current_setting(${SESSION_SETTING}, true) <> ''
+             THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
   return row.key_index;
 }
 
@@ -48,7 +56,11 @@ export async function replaceDetectedLinks(
       RETURNING 1
     ), written AS (
       INSERT INTO event_links (a, b, kind, score)
-      SELECT a, b, 'detected', score FROM fresh
+      SELECT a, b, 'detected', score FROM fresh f
+      -- A listing deleted since it was found (the embedded database's candidates are held in
+      -- memory until the index is pruned; on a server, one deleted meanwhile) links nothing.
+      WHERE EXISTS (SELECT FROM events e WHERE e.id = f.a)
+        AND EXISTS (SELECT FROM events e WHERE e.id = f.b)
       ON CONFLICT (a, b) DO UPDATE SET score = EXCLUDED.score
         WHERE event_links.kind = 'detected' AND event_links.score <> EXCLUDED.score
     )
@@ -153,8 +165,14 @@ export async function componentOf(
       SELECT id FROM reach GROUP BY id ORDER BY min(depth)
       LIMIT (SELECT count(*) FROM seed) + ${o.maxEvents}
     ), found AS (
+      -- LATERAL with OFFSET 0: each member's links through the index. Joined plainly, the
+      -- planner took the few members for many and read every link (a hash join): a cost that
+      -- grew with the table, 10 ms a batch at 100,000 events on PGlite.
       SELECT l.a, l.b, l.kind, l.score
-      FROM members m JOIN event_links l ON l.a = m.id
+      FROM members m
+      CROSS JOIN LATERAL (
+        SELECT l.a, l.b, l.kind, l.score FROM event_links l WHERE l.a = m.id OFFSET 0
+      ) l
       WHERE l.b IN (SELECT id FROM members)
     ), component AS (
       SELECT id FROM seed UNION SELECT a FROM found UNION SELECT b FROM found

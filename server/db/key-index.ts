@@ -17,6 +17,7 @@
  */
 import type { Sql } from "postgres";
 import { type LookupReach, MAX_STRETCHES, rowInReach, STRETCH_DAYS } from "./key-rows.ts";
+import { matchColumns, type MatchRow } from "./match-keys.ts";
 
 /** A listing's key set, as the index holds it. */
 export interface IndexedSet {
@@ -30,6 +31,8 @@ export interface IndexedSet {
   /** Its event's contributor and platform: a probe never finds listings of its own on its own. */
   owner: string;
   platform: string;
+  /** What detection reads of its event, as it was when the set was written. */
+  row: MatchRow;
 }
 
 interface Held extends IndexedSet {
@@ -93,7 +96,7 @@ export class KeyIndex {
     for await (
       const page of pagesOfSets((after) =>
         sql<
-          {
+          (MatchRow & {
             event_id: string;
             keys: string[];
             first_day: number;
@@ -101,22 +104,25 @@ export class KeyIndex {
             lat: number;
             contributor_id: string;
             platform: string;
-          }[]
+          })[]
         >`
-          SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform
+          SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform,
+                 ${matchColumns(sql)}
           FROM event_key_sets s JOIN events e ON e.id = s.event_id
           WHERE s.event_id > ${after}::uuid ORDER BY s.event_id LIMIT ${PAGE}`
       )
     ) {
       for (const r of page) {
+        const { event_id, keys, first_day, last_day, lat, contributor_id, platform, ...row } = r;
         this.#keep({
-          eventId: r.event_id,
-          keys: r.keys.map(Number),
-          firstDay: r.first_day,
-          lastDay: r.last_day,
-          degree: r.lat,
-          owner: owner(r.contributor_id),
-          platform: r.platform,
+          eventId: event_id,
+          keys: keys.map(Number),
+          firstDay: first_day,
+          lastDay: last_day,
+          degree: lat,
+          owner: owner(contributor_id),
+          platform,
+          row: { ...row, id: event_id },
         });
       }
     }
@@ -194,11 +200,14 @@ export class KeyIndex {
   }
 
   /**
-   * Whether the index holds exactly the set stored for `eventId` (or none): no transaction that
-   * wrote one is waiting to be settled.
+   * What detection reads of `eventId`'s event, as its stored set was written: null while a set of
+   * it waits to be settled (the event may be as either transaction left it), or when the index
+   * holds none. (A deleted event's row stays until `prune`.)
    */
-  isSettled(eventId: string): boolean {
-    return !this.#unsettled.has(eventId);
+  storedRow(eventId: string): MatchRow | null {
+    if (this.#unsettled.has(eventId)) return null;
+    const held = this.#stored.get(eventId);
+    return held?.alive ? held.row : null;
   }
 
   /** Transactions that wrote sets the index does not know the outcome of. */

@@ -17,6 +17,11 @@ export interface MatchRow {
   is_hybrid: boolean | null;
 }
 
+/** The columns of MatchRow but its id, of events as `e`. */
+export const matchColumns = (sql: Sql) =>
+  sql`e.title, e.source_url, e.starts_at, e.ends_at, e.city, e.country, e.latitude, e.longitude,
+      e.is_virtual, e.is_hybrid`;
+
 /** An event's lookup keys as detection last stored them, and its matched fields' fingerprint. */
 export interface KeySet {
   fingerprint: number;
@@ -214,11 +219,12 @@ export function probeTable(sql: Sql, probes: Probe[]) {
  * ordinal, a listing, how many keys they share): those within the probe's bounds, listed by
  * another contributor or on another platform, ranked by the keys they share, then by how close
  * they start; `also`, a further condition on them (`h`, `p`, `ce`). Each probe keeps its first
- * CANDIDATES_PER_PROBE (a `rank` column).
+ * CANDIDATES_PER_PROBE (a `rank` column). (rankCandidates in indexed-candidates.ts ranks the
+ * embedded database's candidates held in memory the same way.)
  */
 export function rankedCandidates(sql: Sql, contributorId: string, also = sql`true`) {
   return sql`
-      SELECT p.id AS probe, ce.*, row_number() OVER (
+      SELECT p.id AS probe, h.shared, ce.*, row_number() OVER (
         PARTITION BY p.n
         ORDER BY h.shared DESC, abs(extract(epoch FROM ce.starts_at - p.at)), ce.id
       ) AS rank
@@ -227,8 +233,7 @@ export function rankedCandidates(sql: Sql, contributorId: string, also = sql`tru
       -- LATERAL with OFFSET 0: one read by primary key per candidate. Joined plainly, the
       -- planner misjudged the rows and scanned the events table in parallel workers.
       CROSS JOIN LATERAL (
-        SELECT e.id, e.title, e.source_url, e.starts_at, e.ends_at, e.city, e.country,
-               e.latitude, e.longitude, e.is_virtual, e.is_hybrid, e.contributor_id, e.platform
+        SELECT e.id, ${matchColumns(sql)}, e.contributor_id, e.platform
         FROM events e WHERE e.id = h.event_id OFFSET 0
       ) ce
       WHERE ce.id <> p.id

@@ -57,6 +57,23 @@ const sameSet = (a: KeySet | undefined, b: KeySet) =>
   a !== undefined && a.fingerprint === b.fingerprint && a.keys.length === b.keys.length &&
   b.keys.every((k) => a.keys.includes(k));
 
+/** What detection reads of an event, from the fields as written. */
+function matchRowOf(id: string, e: Omit<MatchSource, "id">): MatchRow {
+  return {
+    id,
+    title: e.title,
+    source_url: e.source_url,
+    starts_at: new Date(e.starts_at),
+    ends_at: e.ends_at === null ? null : new Date(e.ends_at),
+    city: e.city,
+    country: e.country,
+    latitude: e.latitude,
+    longitude: e.longitude,
+    is_virtual: e.is_virtual,
+    is_hybrid: e.is_hybrid,
+  };
+}
+
 /** How detectDuplicates runs beyond its batch. */
 export interface DetectionOptions {
   timings?: DetectionTimings;
@@ -90,10 +107,12 @@ export async function detectDuplicates(
     inserted: w.inserted,
     platform: w.event.platform,
     facts: matchFactsOf({ ...w.event, id: w.id }),
+    event: w,
   })).filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
-    .map((w) => ({
+    .map(({ event, ...w }) => ({
       ...w,
       set: { fingerprint: factsFingerprint(w.facts), keys: storedKeys(w.facts) },
+      row: matchRowOf(event.id, event.event),
     }));
   const before = await keySetsOf(sql, written.filter((w) => !w.inserted).map((w) => w.facts.id));
   const unchanged = (w: { facts: MatchFacts; set: KeySet }) =>
@@ -139,7 +158,10 @@ export async function detectDuplicates(
   };
   const pairs = index === null
     ? await storeKeysAndFindCandidates(sql, store)
-    : await storeSetsAndFindIndexed(sql, index, store);
+    : await storeSetsAndFindIndexed(sql, index, {
+      ...store,
+      rows: new Map(fresh.map((w) => [w.facts.id, w.row])),
+    });
   step("keys and candidates");
   const near = o.vectors
     ? await findVectorCandidates(

@@ -176,11 +176,22 @@ for (const kind of testBackends()) {
       }]);
       assert.equal(await groupedCount(sql), 2);
 
-      // A deleted listing's set goes from the index at the next pruning, and only its.
+      // A deleted listing is held in the index until the next pruning: a copy pushed meanwhile
+      // finds it there (its deletion committed and known) and links nothing to it.
       assert.equal(await pruneKeyIndex(sql), 0, "nothing to prune");
       await sql`DELETE FROM events WHERE external_id = 'b-2'`;
+      await storeAndDetect(sql, bob, [{ ...conference, external_id: "b-3", platform: "luma" }]);
+      assert.equal(index.index.unsettled.length, 1, "only the last transaction is unsettled");
+      await storeAndDetect(sql, alice, [{
+        ...conference,
+        external_id: "a-2",
+        title: "Ostrica Days",
+        starts_at: "2034-09-10T09:00:00Z",
+      }]);
+      assert.equal(await groupedCount(sql), 3, "a-1, b-1 and b-3; a-2 alone");
+      // Pruning drops the deleted listing's set, and only it.
       assert.equal(await pruneKeyIndex(sql), 1);
-      assert.equal(index.index.size, 2);
+      assert.equal(index.index.size, 4);
     } finally {
       index.close();
       await db.close();
@@ -199,9 +210,26 @@ Deno.test("the index finds a listing's rows within a lookup's days and band, a k
     degree,
     owner: eventId === "b" ? "alice" : "bob",
     platform: "meetup",
+    row: {
+      id: eventId,
+      title: `${eventId} from day ${firstDay}`,
+      source_url: `https://example.org/${eventId}`,
+      starts_at: new Date(firstDay * 86_400_000),
+      ends_at: new Date(lastDay * 86_400_000),
+      city: null,
+      country: null,
+      latitude: degree === 99 ? null : degree + 0.5,
+      longitude: degree === 99 ? null : 13,
+      is_virtual: false,
+      is_hybrid: null,
+    },
   });
+  const titleOf = (id: string) => index.storedRow(id)?.title ?? null;
   index.write([set("c", 100, 100), set("a", 96, 112), set("b", 100, 101, 52)], "1");
+  // Until the writing transaction is known to have committed, its event may be as either left it.
+  assert.equal(titleOf("c"), null);
   index.settle(new Map([["1", "committed"]]));
+  assert.equal(titleOf("c"), "c from day 100");
   const find = (
     first: number,
     last: number,
@@ -229,15 +257,19 @@ Deno.test("the index finds a listing's rows within a lookup's days and band, a k
   // Replaced: the old set is held until the writing transaction is known to have committed.
   index.write([set("c", 300, 300)], "2");
   assert.deepEqual(find(100, 100, null), { a: 2, b: 2, c: 2 });
+  assert.equal(titleOf("c"), null);
   index.settle(new Map([["2", "committed"]]));
+  assert.equal(titleOf("c"), "c from day 300");
   assert.deepEqual(find(100, 100, null), { a: 2, b: 2 });
   assert.deepEqual(find(300, 300, null), { c: 2 });
   index.write([set("c", 500, 500)], "3");
   index.settle(new Map([["3", "aborted"]]));
   assert.deepEqual(find(500, 500, null), {});
   assert.deepEqual(find(300, 300, null), { c: 2 });
+  assert.equal(titleOf("c"), "c from day 300");
   index.forget(["c"]);
   assert.deepEqual(find(300, 300, null), {});
+  assert.equal(titleOf("c"), null);
   assert.equal(index.size, 2);
 });
 
