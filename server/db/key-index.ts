@@ -35,7 +35,17 @@ export interface IndexedSet {
   row: MatchRow;
 }
 
-interface Held extends IndexedSet {
+/**
+ * What detection reads of a listing, as the index holds it: its times as epoch milliseconds, and
+ * its place's names shared with other listings' (a MatchRow took twice the memory).
+ */
+interface HeldRow extends Omit<MatchRow, "id" | "starts_at" | "ends_at"> {
+  start: number;
+  end: number | null;
+}
+
+interface Held extends Omit<IndexedSet, "row"> {
+  row: HeldRow;
   alive: boolean;
 }
 
@@ -64,6 +74,8 @@ export class KeyIndex {
   readonly #stored = new Map<string, Held>();
   /** Each listing's sets written by transactions whose outcome is not known yet, in order. */
   readonly #unsettled = new Map<string, { xid: string; set: Held }[]>();
+  /** One string for each contributor and place name, not one for each listing. */
+  readonly #names = new Map<string, string>();
   #references = 0;
   #deadReferences = 0;
   #built = false;
@@ -85,14 +97,6 @@ export class KeyIndex {
 
   /** Reads every stored set, a page at a time. */
   async build(sql: Sql): Promise<void> {
-    // One string for each contributor, not one for each listing.
-    const owners = new Map<string, string>();
-    const owner = (id: string) => {
-      const known = owners.get(id);
-      if (known !== undefined) return known;
-      owners.set(id, id);
-      return id;
-    };
     for await (
       const page of pagesOfSets((after) =>
         sql<
@@ -120,12 +124,15 @@ export class KeyIndex {
           firstDay: first_day,
           lastDay: last_day,
           degree: lat,
-          owner: owner(contributor_id),
+          owner: contributor_id,
           platform,
           row: { ...row, id: event_id },
-        });
+        }, false);
       }
     }
+    // Each key's sets in order once, rather than each set put in its place: the pages come in
+    // order of listing, and putting each in place took most of the build.
+    for (const sets of this.#byKey.values()) sets.sort((a, b) => a.firstDay - b.firstDay);
     this.#built = true;
   }
 
@@ -207,7 +214,14 @@ export class KeyIndex {
   storedRow(eventId: string): MatchRow | null {
     if (this.#unsettled.has(eventId)) return null;
     const held = this.#stored.get(eventId);
-    return held?.alive ? held.row : null;
+    if (!held?.alive) return null;
+    const { start, end, ...row } = held.row;
+    return {
+      ...row,
+      id: eventId,
+      starts_at: new Date(start),
+      ends_at: end === null ? null : new Date(end),
+    };
   }
 
   /** Transactions that wrote sets the index does not know the outcome of. */
@@ -258,22 +272,45 @@ export class KeyIndex {
   }
 
   /** `s` as the listing's stored set, replacing the one held before. */
-  #keep(s: IndexedSet | Held): void {
-    const held = "alive" in s ? s : this.#hold(s);
+  #keep(s: IndexedSet | Held, inOrder = true): void {
+    const held = "alive" in s ? s : this.#hold(s, inOrder);
     const before = this.#stored.get(s.eventId);
     if (before !== undefined && before !== held) this.#kill(before);
     this.#stored.set(s.eventId, held);
   }
 
-  #hold(s: IndexedSet): Held {
-    const held: Held = { ...s, keys: [...s.keys], alive: true };
+  /** Holds `s` under each of its keys: in order of first day, or (a build) at the end. */
+  #hold(s: IndexedSet, inOrder = true): Held {
+    const { id: _id, starts_at, ends_at, ...row } = s.row;
+    const held: Held = {
+      ...s,
+      owner: this.#name(s.owner),
+      platform: this.#name(s.platform),
+      keys: [...s.keys],
+      row: {
+        ...row,
+        city: row.city === null ? null : this.#name(row.city),
+        country: row.country === null ? null : this.#name(row.country),
+        start: starts_at.getTime(),
+        end: ends_at === null ? null : ends_at.getTime(),
+      },
+      alive: true,
+    };
     for (const key of held.keys) {
       const sets = this.#byKey.get(key);
       if (sets === undefined) this.#byKey.set(key, [held]);
-      else sets.splice(firstFrom(sets, held.firstDay + 1), 0, held);
+      else if (inOrder) sets.splice(firstFrom(sets, held.firstDay + 1), 0, held);
+      else sets.push(held);
     }
     this.#references += held.keys.length;
     return held;
+  }
+
+  #name(text: string): string {
+    const known = this.#names.get(text);
+    if (known !== undefined) return known;
+    this.#names.set(text, text);
+    return text;
   }
 
   #kill(held: Held): void {

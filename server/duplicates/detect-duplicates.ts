@@ -102,17 +102,20 @@ export async function detectDuplicates(
   o: DetectionOptions = {},
 ): Promise<void> {
   const step = stepTimer(o.timings);
+  // First, so that every statement below runs under it (and, on the embedded database, on generic
+  // plans: lockDuplicates).
+  const index = keyIndexNamed(await lockDuplicates(sql));
+  step("lock");
   // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
   const written = batch.changed.map((w) => ({
     inserted: w.inserted,
     platform: w.event.platform,
     facts: matchFactsOf({ ...w.event, id: w.id }),
-    event: w,
+    row: matchRowOf(w.id, w.event),
   })).filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
-    .map(({ event, ...w }) => ({
+    .map((w) => ({
       ...w,
       set: { fingerprint: factsFingerprint(w.facts), keys: storedKeys(w.facts) },
-      row: matchRowOf(event.id, event.event),
     }));
   const before = await keySetsOf(sql, written.filter((w) => !w.inserted).map((w) => w.facts.id));
   const unchanged = (w: { facts: MatchFacts; set: KeySet }) =>
@@ -123,15 +126,10 @@ export async function detectDuplicates(
   if (fresh.length === 0) {
     // Nothing to compare again; a group's canonical listing may follow the new fields or key.
     const grouped = await groupedAmong(sql, kept);
-    if (grouped.length > 0) {
-      await lockDuplicates(sql);
-      await regroup(sql, grouped);
-    }
+    if (grouped.length > 0) await regroup(sql, grouped);
     step("regroup");
     return;
   }
-  const index = keyIndexNamed(await lockDuplicates(sql));
-  step("lock");
   const replacing = fresh.filter((w) => !w.inserted).map((w) => w.facts.id);
   const probes = fresh.map((w) => ({
     id: w.facts.id,
