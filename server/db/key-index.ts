@@ -16,7 +16,7 @@
  * finds it, whichever transaction it runs in.
  */
 import type { Sql } from "postgres";
-import { type LookupReach, MAX_STRETCHES, rowInReach, STRETCH_DAYS } from "./key-rows.ts";
+import { type LookupReach, rowInReach, STRETCH_DAYS, stretchesOf } from "./key-rows.ts";
 import { matchColumns, type MatchRow } from "./match-keys.ts";
 
 /** A listing's key set, as the index holds it. */
@@ -47,6 +47,16 @@ interface HeldRow extends Omit<MatchRow, "id" | "starts_at" | "ends_at"> {
 interface Held extends Omit<IndexedSet, "row"> {
   row: HeldRow;
   alive: boolean;
+  /** Its rows for each key: one for each stretch of its days (key-rows.ts). */
+  stretches: number;
+}
+
+/** A row of a set, as event_lookup_keys holds it for each of the set's keys. */
+interface KeyRow {
+  day: number;
+  last: number;
+  degree: number;
+  set: Held;
 }
 
 /** A listing looking up its keys over what it reaches; its own contributor and platform. */
@@ -60,16 +70,13 @@ export interface IndexProbe {
 /** What a lookup found for one probe: each listing, and how many of the probe's keys it holds. */
 export type Hits = Map<string, number>;
 
-// A set's first day is at most this far before a row of it that a lookup reaches.
-const REACH_BEFORE = STRETCH_DAYS * MAX_STRETCHES + STRETCH_DAYS - 1;
-
 /** The setting naming the session's index. */
 export const SESSION_SETTING = "tech_events.key_index";
 
 /** The key sets of one embedded database; see the module comment. */
 export class KeyIndex {
-  /** Each key's sets, ordered by first day. */
-  readonly #byKey = new Map<number, Held[]>();
+  /** Each key's rows, ordered by day, as event_lookup_keys holds them. */
+  readonly #byKey = new Map<number, KeyRow[]>();
   /** Each listing's stored set, as far as the index knows. */
   readonly #stored = new Map<string, Held>();
   /** Each listing's sets written by transactions whose outcome is not known yet, in order. */
@@ -130,9 +137,9 @@ export class KeyIndex {
         }, false);
       }
     }
-    // Each key's sets in order once, rather than each set put in its place: the pages come in
-    // order of listing, and putting each in place took most of the build.
-    for (const sets of this.#byKey.values()) sets.sort((a, b) => a.firstDay - b.firstDay);
+    // Each key's rows in order once, rather than each put in its place: the pages come in order
+    // of listing, and putting each row in place took most of the build.
+    for (const rows of this.#byKey.values()) rows.sort((a, b) => a.day - b.day);
     this.#built = true;
   }
 
@@ -169,33 +176,28 @@ export class KeyIndex {
   find(probe: IndexProbe, fanout: number): Hits {
     const { reach } = probe;
     const hits: Hits = new Map();
-    const rows: { day: number; last: number; eventId: string; set: Held }[] = [];
+    const rows: KeyRow[] = [];
     for (const key of probe.keys) {
-      const sets = this.#byKey.get(key);
-      if (sets === undefined) continue;
+      const keyRows = this.#byKey.get(key);
+      if (keyRows === undefined) continue;
       rows.length = 0;
-      for (let i = firstFrom(sets, reach.first - REACH_BEFORE); i < sets.length; i++) {
-        const s = sets[i];
-        if (s.firstDay > reach.last) break;
-        if (!s.alive || s.lastDay < reach.first) continue;
-        // Its rows, as stretchesOf makes them.
-        for (let day = s.firstDay; day <= s.lastDay; day += STRETCH_DAYS) {
-          const last = Math.min(day + STRETCH_DAYS - 1, s.lastDay);
-          if (rowInReach({ day, last, degree: s.degree }, reach)) {
-            rows.push({ day, last, eventId: s.eventId, set: s });
-          }
-        }
+      // As the table's range scan: from the rows starting STRETCH_DAYS - 1 days before the reach.
+      for (let i = firstFrom(keyRows, reach.first - (STRETCH_DAYS - 1)); i < keyRows.length; i++) {
+        const row = keyRows[i];
+        if (row.day > reach.last) break;
+        if (row.set.alive && rowInReach(row, reach)) rows.push(row);
       }
       // Only a key with more rows than it may return needs them in the table index's order.
       if (rows.length > fanout) {
         rows.sort((a, b) =>
           a.day - b.day || a.last - b.last ||
-          (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)
+          (a.set.eventId < b.set.eventId ? -1 : a.set.eventId > b.set.eventId ? 1 : 0)
         );
         rows.length = fanout;
       }
       const counted = new Set<string>();
-      for (const { eventId, set } of rows) {
+      for (const { set } of rows) {
+        const { eventId } = set;
         if (counted.has(eventId)) continue;
         // After the limit, as the statement drops them after reading the table's first rows.
         if (set.owner === probe.owner && set.platform === probe.platform) continue;
@@ -295,14 +297,23 @@ export class KeyIndex {
         end: ends_at === null ? null : ends_at.getTime(),
       },
       alive: true,
+      stretches: 0,
     };
+    const own = stretchesOf(s.firstDay, s.lastDay).map(([day, last]): KeyRow => ({
+      day,
+      last,
+      degree: s.degree,
+      set: held,
+    }));
+    held.stretches = own.length;
     for (const key of held.keys) {
-      const sets = this.#byKey.get(key);
-      if (sets === undefined) this.#byKey.set(key, [held]);
-      else if (inOrder) sets.splice(firstFrom(sets, held.firstDay + 1), 0, held);
-      else sets.push(held);
+      const rows = this.#byKey.get(key);
+      if (rows === undefined) this.#byKey.set(key, [...own]);
+      else if (inOrder) {
+        for (const row of own) rows.splice(firstFrom(rows, row.day + 1), 0, row);
+      } else rows.push(...own);
     }
-    this.#references += held.keys.length;
+    this.#references += held.keys.length * own.length;
     return held;
   }
 
@@ -316,14 +327,14 @@ export class KeyIndex {
   #kill(held: Held): void {
     if (!held.alive) return;
     held.alive = false;
-    this.#deadReferences += held.keys.length;
+    this.#deadReferences += held.keys.length * held.stretches;
     // Dead sets are skipped by lookups, and cleared out once they are half of what is held.
     if (this.#deadReferences * 2 > this.#references) this.#compact();
   }
 
   #compact(): void {
-    for (const [key, sets] of this.#byKey) {
-      const alive = sets.filter((s) => s.alive);
+    for (const [key, rows] of this.#byKey) {
+      const alive = rows.filter((r) => r.set.alive);
       if (alive.length === 0) this.#byKey.delete(key);
       else this.#byKey.set(key, alive);
     }
@@ -332,13 +343,13 @@ export class KeyIndex {
   }
 }
 
-/** The index of the first set of `sets` (ordered by first day) starting on `day` or later. */
-function firstFrom(sets: Held[], day: number): number {
+/** The index of the first of `rows` (ordered by day) starting on `day` or later. */
+function firstFrom(rows: KeyRow[], day: number): number {
   let lo = 0;
-  let hi = sets.length;
+  let hi = rows.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (sets[mid].firstDay < day) lo = mid + 1;
+    if (rows[mid].day < day) lo = mid + 1;
     else hi = mid;
   }
   return lo;
