@@ -102,27 +102,26 @@ export class KeyIndex {
     return [...new Set([...this.#stored.keys(), ...this.#unsettled.keys()])];
   }
 
-  /** Reads every stored set, a page at a time. */
+  /**
+   * Reads every stored set, a page at a time, through one cursor over a join the database makes by
+   * hashing (each table read once): pages of listings in order of id, each a statement, took three
+   * times as long on PGlite (5.4 s against 1.9 at 100,000 listings). Run in a transaction.
+   */
   async build(sql: Sql): Promise<void> {
-    for await (
-      const page of pagesOfSets((after) =>
-        sql<
-          (MatchRow & {
-            event_id: string;
-            keys: string[];
-            first_day: number;
-            last_day: number;
-            lat: number;
-            contributor_id: string;
-            platform: string;
-          })[]
-        >`
-          SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform,
-                 ${matchColumns(sql)}
-          FROM event_key_sets s JOIN events e ON e.id = s.event_id
-          WHERE s.event_id > ${after}::uuid ORDER BY s.event_id LIMIT ${PAGE}`
-      )
-    ) {
+    await sql<
+      (MatchRow & {
+        event_id: string;
+        keys: string[];
+        first_day: number;
+        last_day: number;
+        lat: number;
+        contributor_id: string;
+        platform: string;
+      })[]
+    >`
+      SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform,
+             ${matchColumns(sql)}
+      FROM event_key_sets s JOIN events e ON e.id = s.event_id`.cursor(PAGE, (page) => {
       for (const r of page) {
         const { event_id, keys, first_day, last_day, lat, contributor_id, platform, ...row } = r;
         this.#keep({
@@ -136,9 +135,9 @@ export class KeyIndex {
           row: { ...row, id: event_id },
         }, false);
       }
-    }
-    // Each key's rows in order once, rather than each put in its place: the pages come in order
-    // of listing, and putting each row in place took most of the build.
+    });
+    // Each key's rows in order once, rather than each put in its place as it comes (in no order
+    // of days): putting each in place took most of the build's own time.
     for (const rows of this.#byKey.values()) rows.sort((a, b) => a.day - b.day);
     this.#built = true;
   }
@@ -154,15 +153,12 @@ export class KeyIndex {
     const held = this.listings();
     if (held.length <= n) return 0;
     const stored = new Set<string>();
-    for await (
-      const page of pagesOfSets((after) =>
-        sql<{ event_id: string }[]>`
-          SELECT event_id FROM event_key_sets
-          WHERE event_id > ${after}::uuid ORDER BY event_id LIMIT ${PAGE}`
-      )
-    ) {
-      for (const r of page) stored.add(r.event_id);
-    }
+    await sql<{ event_id: string }[]>`SELECT event_id FROM event_key_sets`.cursor(
+      PAGE,
+      (page) => {
+        for (const r of page) stored.add(r.event_id);
+      },
+    );
     const gone = held.filter((id) => !stored.has(id));
     this.forget(gone);
     return gone.length;
@@ -357,19 +353,6 @@ function firstFrom(rows: KeyRow[], day: number): number {
 
 // Rows of event_key_sets read at a time.
 const PAGE = 10_000;
-
-/** The pages `read` returns, each of the rows after the last one's event, until one is short. */
-async function* pagesOfSets<T extends { event_id: string }>(
-  read: (after: string) => Promise<T[]>,
-): AsyncGenerator<T[]> {
-  let after = "00000000-0000-0000-0000-000000000000";
-  for (;;) {
-    const page = await read(after);
-    yield page;
-    if (page.length < PAGE) return;
-    after = page[page.length - 1].event_id;
-  }
-}
 
 const open = new Map<string, KeyIndex>();
 
