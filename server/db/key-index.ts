@@ -4,13 +4,14 @@
  * it about 10 µs: writing a batch's 650 key rows and reading its 650 keys were two thirds of
  * detection's time. The process holds the data directory alone (connect.ts locks it), so it sees
  * every key set written; the sets themselves stay in event_key_sets, and the index is built from
- * them at its first use.
+ * them at its first use. Each set also holds what detection reads of its listing, as it was
+ * written with the set, so that the listings a lookup finds need not be read from the database.
  *
  * A set is written in a transaction whose outcome the index learns later: until then the listing
- * keeps its old set beside the new one, so a lookup finds a superset, and the statement that uses
- * the hits checks a hit on such a listing against its stored set (indexed-candidates.ts). The next
- * such statement reports whether the writing transaction committed, and the index keeps the set
- * that is stored.
+ * keeps its old set beside the new one, so a lookup finds a superset, and such a listing is read
+ * from the database and checked against its stored set (indexed-candidates.ts). The next such
+ * statement reports whether the writing transaction committed, and the index keeps the set that
+ * is stored.
  *
  * The session names its index (`SESSION_SETTING`), so every detection on the embedded database
  * finds it, whichever transaction it runs in.

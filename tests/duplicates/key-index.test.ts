@@ -12,6 +12,7 @@ import { upsertEvents, type Writer } from "../../server/db/events.ts";
 import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
 import { KeyIndex, openKeyIndex, SESSION_SETTING } from "../../server/db/key-index.ts";
 import { pruneKeyIndex } from "../../server/db/indexed-candidates.ts";
+import { lockDuplicates } from "../../server/db/duplicate-links.ts";
 import { detectStored } from "../../server/duplicates/detect-stored.ts";
 import { EventInput } from "../../shared/event-schema.ts";
 
@@ -199,6 +200,34 @@ for (const kind of testBackends()) {
     }
   });
 }
+
+Deno.test("[pglite] detection's transaction runs on generic plans where the session names a key index", async () => {
+  const location = await createTestDatabase("pglite");
+  const db = await openDatabase(location);
+  try {
+    const { sql } = db;
+    const modeIn = async (tx: Sql) => {
+      const [{ mode }] = await tx<{ mode: string }[]>`
+        SELECT current_setting('plan_cache_mode') AS mode`;
+      return mode;
+    };
+    const lockedMode = () =>
+      sql.begin(async (transaction) => {
+        const tx = transaction as unknown as Sql;
+        await lockDuplicates(tx);
+        return await modeIn(tx);
+      });
+    // The embedded database names its index: plans made once, for that transaction only.
+    assert.equal(await lockedMode(), "force_generic_plan");
+    assert.equal(await modeIn(sql), "auto");
+    // Keys in the table (as on a PostgreSQL server): plans made for each run's parameters.
+    await sql`SELECT set_config(${SESSION_SETTING}, '', false)`;
+    assert.equal(await lockedMode(), "auto");
+  } finally {
+    await db.close();
+    await location.drop();
+  }
+});
 
 Deno.test("the index finds a listing's rows within a lookup's days and band, a key's first rows first", () => {
   const index = new KeyIndex();
