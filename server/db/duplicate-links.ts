@@ -186,8 +186,11 @@ export async function componentOf(
             e.latitude, e.is_hybrid, e.price_min, e.event_type, e.organiser_name,
             e.organiser_url, e.cover_image_url, e.attendee_count, e.capacity)
            + (cardinality(e.topics) > 0)::int + (cardinality(e.tags) > 0)::int) AS completeness
-        FROM events e JOIN api_keys k ON k.id = e.last_key_id
-        WHERE e.id IN (SELECT id FROM component)
+        FROM component c
+        -- LATERAL with OFFSET 0: one read by primary key per event, however many the planner
+        -- takes the component for (a semi-join may read every event).
+        CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.id = c.id OFFSET 0) e
+        JOIN api_keys k ON k.id = e.last_key_id
       ) f) AS facts`;
   const ids = new Set(row.seeds);
   for (const l of row.links) {
