@@ -229,6 +229,29 @@ Deno.test("[pglite] detection's transaction runs on generic plans where the sess
   }
 });
 
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] detection's transaction runs without JIT compilation, and only it`, async () => {
+    const location = await createTestDatabase(kind);
+    const db = await openDatabase(location);
+    try {
+      const { sql } = db;
+      const jit = (tx: Sql) => tx<{ jit: string }[]>`SELECT current_setting('jit') AS jit`;
+      const [before] = await jit(sql);
+      const [locked] = await sql.begin(async (transaction) => {
+        const tx = transaction as unknown as Sql;
+        await lockDuplicates(tx);
+        return await jit(tx);
+      });
+      assert.equal(locked.jit, "off");
+      const [after] = await jit(sql);
+      assert.equal(after.jit, before.jit);
+    } finally {
+      await db.close();
+      await location.drop();
+    }
+  });
+}
+
 Deno.test("the index finds a listing's rows within a lookup's days and band, a key's first rows first", () => {
   const index = new KeyIndex();
   const set = (eventId: string, firstDay: number, lastDay: number, degree = 99) => ({
