@@ -111,7 +111,7 @@ export async function detectDuplicates(
     inserted: w.inserted,
     platform: w.event.platform,
     facts: matchFactsOf({ ...w.event, id: w.id }),
-    row: matchRowOf(w.id, w.event),
+    event: w.event,
   })).filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
     .map((w) => ({
       ...w,
@@ -158,7 +158,7 @@ export async function detectDuplicates(
     ? await storeKeysAndFindCandidates(sql, store)
     : await storeSetsAndFindIndexed(sql, index, {
       ...store,
-      rows: new Map(fresh.map((w) => [w.facts.id, w.row])),
+      rows: new Map(fresh.map((w) => [w.facts.id, matchRowOf(w.facts.id, w.event)])),
     });
   step("keys and candidates");
   const near = o.vectors
