@@ -1,18 +1,20 @@
 /**
  * What duplicate detection costs ingestion: 100-event batches stored with and without detection,
  * on a database already holding --size events from two contributors (detection run on all of
- * them), alternating rounds so that both see the same database and load. With detection, each
- * batch is stored as ingest-batch.ts stores it, through the server's DuplicateDetector: on
- * PostgreSQL its transaction queues the written events and the detector detects them after the
- * commit, on another connection, while the next batch is stored; on PGlite it detects them in the
- * batch's transaction (--after-commit yes|no chooses). A round's time runs until every one of its
- * events is detected, so the rate counts detection's whole work (the rate at which the pushes
- * alone returned is printed beside it). The second contributor re-lists some of the first one's
- * events in its own words, in the loaded events and in the timed batches alike, so groups form as
- * they would. Prints events/s both ways, the cost in percent, the CPU time a batch took both ways
- * (this process and its database's server processes: less moved by other work on the machine, and
- * the same whether detection runs in the batch's transaction or after it), where detection's time
- * goes, the key rows and lookups per event, and the load average.
+ * them), in rounds of both ways one after the other (each way first in every other round) so that
+ * both see the same database and load. With detection, each batch is stored as ingest-batch.ts
+ * stores it, through the server's DuplicateDetector: on PostgreSQL its transaction queues the
+ * written events and the detector detects them after the commit, on another connection, while the
+ * next batch is stored; on PGlite it detects them in the batch's transaction (--after-commit
+ * yes|no chooses). A round's time runs until every one of its events is detected, so the rate
+ * counts detection's whole work (the rate at which the pushes alone returned is printed beside
+ * it). The second contributor re-lists some of the first one's events in its own words, in the
+ * loaded events and in the timed batches alike, so groups form as they would. Prints events/s both
+ * ways, the cost in percent (from the medians, and each round's against the other way's in the
+ * same round), the CPU time a batch took both ways (this process and its database's server
+ * processes: less moved by other work on the machine, and the same whether detection runs in the
+ * batch's transaction or after it), where detection's time goes, the key rows and lookups per
+ * event, and the load average.
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
  *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy] [--explain]
@@ -282,7 +284,9 @@ try {
   // Each round's batches, kept to be pushed again a day later (below).
   const pushed: { detect: boolean; work: Work }[] = [];
   for (let r = 0; r < rounds; r++) {
-    for (const detect of [false, true]) {
+    // Each way first in every other round: a machine slowing down or speeding up within a run
+    // (the rate without detection moved by half within one) weighs on both ways alike.
+    for (const detect of r % 2 === 0 ? [false, true] : [true, false]) {
       const work = [...batchesFrom(next, batches, 100)];
       pushed.push({ detect, work });
       next += batches * 100;
@@ -351,6 +355,15 @@ try {
       `${on.toFixed(0)} events/s until every event is detected (pushes returned at ` +
       `${median(rate.pushedOn).toFixed(0)} events/s; medians of ${rounds}): detection costs ` +
       `${((1 - on / off) * 100).toFixed(1)}% of throughput; load average ${load()}`,
+  );
+  // Each round's cost against the other way's in the same round: the two ran back to back, so
+  // this is less moved by the machine's drift than the medians' ratio.
+  const paired = rate.on.map((r, i) => (1 - r / rate.off[i]) * 100).sort((a, b) => a - b);
+  const quartile = (q: number) => paired[Math.floor((paired.length - 1) * q)].toFixed(1);
+  console.log(
+    `cost in each round, against the other way's in the same round: median ${quartile(0.5)}%, ` +
+      `quartiles ${quartile(0.25)}% and ${quartile(0.75)}%, range ${quartile(0)}% to ` +
+      `${quartile(1)}% (${rounds} rounds)`,
   );
   const cpuOn = median(cpu.on);
   const cpuOff = median(cpu.off);

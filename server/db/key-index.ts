@@ -76,8 +76,14 @@ export const SESSION_SETTING = "tech_events.key_index";
 
 /** The key sets of one embedded database; see the module comment. */
 export class KeyIndex {
-  /** Each key's rows, ordered by day, as event_lookup_keys holds them. */
+  /**
+   * Each key's rows, ordered by day as event_lookup_keys holds them, but for the last
+   * `#unordered.get(key)` of a key with many rows: rows a new set brings are added at the end of a
+   * long key's rows and put in order a few dozen at a time (one in its place each took a copy of
+   * half the key's rows, a thousand for a common word).
+   */
   readonly #byKey = new Map<number, KeyRow[]>();
+  readonly #unordered = new Map<number, number>();
   /** Each listing's stored set, as far as the index knows. */
   readonly #stored = new Map<string, Held>();
   /** Each listing's sets written by transactions whose outcome is not known yet, in order. */
@@ -178,10 +184,16 @@ export class KeyIndex {
       const keyRows = this.#byKey.get(key);
       if (keyRows === undefined) continue;
       rows.length = 0;
+      const ordered = keyRows.length - (this.#unordered.get(key) ?? 0);
       // As the table's range scan: from the rows starting STRETCH_DAYS - 1 days before the reach.
-      for (let i = firstFrom(keyRows, reach.first - (STRETCH_DAYS - 1)); i < keyRows.length; i++) {
+      const from = firstFrom(keyRows, reach.first - (STRETCH_DAYS - 1), ordered);
+      for (let i = from; i < ordered; i++) {
         const row = keyRows[i];
         if (row.day > reach.last) break;
+        if (row.set.alive && rowInReach(row, reach)) rows.push(row);
+      }
+      for (let i = ordered; i < keyRows.length; i++) {
+        const row = keyRows[i];
         if (row.set.alive && rowInReach(row, reach)) rows.push(row);
       }
       // Only a key with more rows than it may return needs them in the table index's order.
@@ -306,9 +318,18 @@ export class KeyIndex {
     for (const key of held.keys) {
       const rows = this.#byKey.get(key);
       if (rows === undefined) this.#byKey.set(key, [...own]);
-      else if (inOrder) {
-        for (const row of own) rows.splice(firstFrom(rows, row.day + 1), 0, row);
-      } else rows.push(...own);
+      else if (!inOrder) rows.push(...own);
+      else if (rows.length < LONG_KEY) {
+        for (const row of own) rows.splice(firstFrom(rows, row.day + 1, rows.length), 0, row);
+      } else {
+        rows.push(...own);
+        const unordered = (this.#unordered.get(key) ?? 0) + own.length;
+        if (unordered < UNORDERED) this.#unordered.set(key, unordered);
+        else {
+          this.#byKey.set(key, inDayOrder(rows, unordered));
+          this.#unordered.delete(key);
+        }
+      }
     }
     this.#references += held.keys.length * own.length;
     return held;
@@ -330,6 +351,10 @@ export class KeyIndex {
   }
 
   #compact(): void {
+    for (const [key, unordered] of this.#unordered) {
+      this.#byKey.set(key, inDayOrder(this.#byKey.get(key)!, unordered));
+    }
+    this.#unordered.clear();
     for (const [key, rows] of this.#byKey) {
       const alive = rows.filter((r) => r.set.alive);
       if (alive.length === 0) this.#byKey.delete(key);
@@ -340,16 +365,36 @@ export class KeyIndex {
   }
 }
 
-/** The index of the first of `rows` (ordered by day) starting on `day` or later. */
-function firstFrom(rows: KeyRow[], day: number): number {
+// A key with this many rows takes a new set's rows at its end; they are put in order once there
+// are UNORDERED of them.
+const LONG_KEY = 256;
+const UNORDERED = 32;
+
+/** The index of the first of `rows`' first `ordered` (ordered by day) starting on `day` or later. */
+function firstFrom(rows: KeyRow[], day: number, ordered: number): number {
   let lo = 0;
-  let hi = rows.length;
+  let hi = ordered;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (rows[mid].day < day) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** `rows`, whose last `unordered` are in no order, all in order of day: one merge. */
+function inDayOrder(rows: KeyRow[], unordered: number): KeyRow[] {
+  const ordered = rows.length - unordered;
+  const tail = rows.slice(ordered).sort((a, b) => a.day - b.day);
+  const merged: KeyRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < ordered || j < tail.length) {
+    merged.push(
+      j === tail.length || (i < ordered && rows[i].day <= tail[j].day) ? rows[i++] : tail[j++],
+    );
+  }
+  return merged;
 }
 
 // Rows of event_key_sets read at a time.

@@ -316,6 +316,69 @@ Deno.test("the index finds a listing's rows within a lookup's days and band, a k
   assert.equal(index.size, 2);
 });
 
+Deno.test("a key of many listings finds the same rows, in the same order, as one added in order", () => {
+  // Sets written one transaction at a time, over a year's days: the key's rows pass the length at
+  // which new ones are added at its end and put in order in bulk, several times over.
+  const index = new KeyIndex();
+  const held: { eventId: string; day: number; last: number; degree: number }[] = [];
+  let seed = 7;
+  const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
+  for (let i = 0; i < 900; i++) {
+    const eventId = `e${String(i).padStart(4, "0")}`;
+    const firstDay = 19_000 + next(365);
+    const lastDay = firstDay + (next(5) === 0 ? next(12) : 0);
+    const degree = next(4) === 0 ? 99 : 40 + next(20);
+    index.write([{
+      eventId,
+      keys: [5, 1_000 + i],
+      firstDay,
+      lastDay,
+      degree,
+      owner: "bob",
+      platform: "meetup",
+      row: {
+        id: eventId,
+        title: eventId,
+        source_url: `https://example.org/${eventId}`,
+        starts_at: new Date(firstDay * 86_400_000),
+        ends_at: new Date(lastDay * 86_400_000),
+        city: null,
+        country: null,
+        latitude: degree === 99 ? null : degree + 0.5,
+        longitude: degree === 99 ? null : 13,
+        is_virtual: false,
+        is_hybrid: null,
+      },
+    }], String(i));
+    index.settle(new Map([[String(i), "committed"]]));
+    for (let day = firstDay; day <= lastDay; day += 4) {
+      held.push({ eventId, day, last: Math.min(day + 3, lastDay), degree });
+    }
+    if (i % 97 !== 0 && i < 880) continue;
+    for (
+      const [first, span, band, fanout] of [[19_100, 0, null, 64], [
+        19_200,
+        6,
+        [44, 48],
+        8,
+      ]] as const
+    ) {
+      const reach = { first: first + (i % 50), last: first + (i % 50) + span, latitudes: band };
+      const want = held.filter((r) =>
+        r.day >= reach.first - 3 && r.day <= reach.last && r.last >= reach.first &&
+        (band === null || r.degree === 99 || (r.degree >= band[0] && r.degree <= band[1]))
+      ).sort((a, b) => a.day - b.day || a.last - b.last || (a.eventId < b.eventId ? -1 : 1))
+        .slice(0, fanout);
+      const found = index.find({ keys: [5], reach, owner: "carol", platform: "meetup" }, fanout);
+      assert.deepEqual(
+        [...found.keys()].sort(),
+        [...new Set(want.map((r) => r.eventId))].sort(),
+        `after ${i + 1} sets, days ${reach.first}-${reach.last}`,
+      );
+    }
+  }
+});
+
 async function storeAndDetect(sql: Sql, writer: Writer, events: Record<string, unknown>[]) {
   return await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
