@@ -1,6 +1,6 @@
 /** Links between listings (detected or an operator's) and the groups they form. */
-import type { Sql } from "postgres";
-import { SESSION_SETTING } from "./key-index.ts";
+import type { PendingQuery, Row, Sql } from "postgres";
+import { awaitedOutcomes, type KeyIndex, keyIndexNamed, SESSION_SETTING } from "./key-index.ts";
 
 /** A link between two listings (a < b). */
 export interface Link {
@@ -14,9 +14,17 @@ export interface Link {
 // write one group twice.
 const DUPLICATES_LOCK_ID = 4_711_017;
 
+/** The session's key index (the embedded database's: key-index.ts), and its transaction's id. */
+export interface SessionKeys {
+  index: KeyIndex;
+  xid: string;
+}
+
 /**
- * Holds the duplicates lock until the transaction ends. Returns, in the same round trip, the name
- * of the session's in-memory key index (the embedded database's: key-index.ts), or null.
+ * Holds the duplicates lock until the transaction ends. Where the session names an in-memory key
+ * index (the embedded database), returns it, with the transaction's id, after telling it the
+ * outcome of the transactions that wrote the sets it holds unsettled, all in the same round trip:
+ * so a batch's lookups read the sets the batch before committed. Else null.
  *
  * The rest of the transaction runs without JIT compilation: detection's statements read a few
  * rows each by index, but their recursive and array parts are estimated at many, past PostgreSQL's
@@ -28,14 +36,25 @@ const DUPLICATES_LOCK_ID = 4_711_017;
  * statements are planned for any batch (their reads go through LATERAL index lookups), and what
  * follows them in a transaction is a write.
  */
-export async function lockDuplicates(sql: Sql): Promise<string | null> {
-  const [row] = await sql<{ key_index: string | null }[]>`
+export async function lockDuplicates(sql: Sql): Promise<SessionKeys | null> {
+  const awaited = awaitedOutcomes();
+  const [row] = await sql<
+    { key_index: string | null; xid: string | null; outcomes: Record<string, string | null> }[]
+  >`
     SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID}),
            current_setting(${SESSION_SETTING}, true) AS key_index,
            set_config('jit', 'off', true),
            CASE WHEN current_setting(${SESSION_SETTING}, true) <> ''
-             THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
-  return row.key_index;
+             THEN set_config('plan_cache_mode', 'force_generic_plan', true) END,
+           CASE WHEN current_setting(${SESSION_SETTING}, true) <> ''
+             THEN pg_current_xact_id()::text END AS xid,
+           (SELECT coalesce(json_object_agg(w.xid, pg_xact_status(w.xid::xid8)), '{}')
+            FROM unnest(${awaited.index}::text[], ${awaited.xid}::text[]) AS w(index, xid)
+            WHERE w.index = current_setting(${SESSION_SETTING}, true)) AS outcomes`;
+  const index = keyIndexNamed(row.key_index);
+  if (index === null) return null;
+  index.settle(new Map(Object.entries(row.outcomes)));
+  return { index, xid: row.xid! };
 }
 
 /**
@@ -45,13 +64,18 @@ export async function lockDuplicates(sql: Sql): Promise<string | null> {
  */
 export async function replaceDetectedLinks(
   sql: Sql,
-  o: { replacing: string[]; links: { a: string; b: string; score: number }[] },
+  o: {
+    replacing: string[];
+    links: { a: string; b: string; score: number }[];
+    /** A write to send in the same statement (the batch's key sets, on the embedded database). */
+    also?: PendingQuery<Row[]>;
+  },
 ): Promise<number> {
   const { replacing: ids, links } = o;
-  if (ids.length === 0 && links.length === 0) return 0;
+  if (ids.length === 0 && links.length === 0 && o.also === undefined) return 0;
   // The delete spares the pairs found again, so it and the upsert touch different rows.
   const [{ removed }] = await sql<{ removed: number }[]>`
-    WITH fresh AS (
+    WITH ${o.also === undefined ? sql`` : sql`also AS (${o.also}),`} fresh AS (
       SELECT * FROM unnest(${links.map((l) => l.a)}::uuid[], ${links.map((l) => l.b)}::uuid[],
                            ${links.map((l) => l.score)}::real[]) AS x(a, b, score)
     ), gone AS (

@@ -1,21 +1,22 @@
 /**
- * Detection's statement on the embedded database, whose lookup keys are held in memory
+ * Detection's lookups on the embedded database, whose lookup keys are held in memory
  * (key-index.ts) with what detection reads of each listing: the keys are looked up there, and the
  * listings they find are checked against their probes' bounds and ranked here, as
  * storeKeysAndFindCandidates does in the database: reading the 230 events a batch's keys find took
- * PGlite about 3.4 of the statement's 16 ms at 100,000 events. Only a listing whose set waits to be
- * settled (the index may still hold a set a transaction replaced, and the event as either
- * transaction left it) is read, by the statement that stores the batch's sets and reports what the
- * index waits to learn: the outcome of the transactions that wrote sets before.
+ * PGlite about 3.4 of the statement's 16 ms at 100,000 events. The duplicates lock's statement
+ * tells the index which transactions that wrote sets committed; only a listing whose set still
+ * waits to be settled (written by a transaction not ended yet, so the event may be as either
+ * transaction leaves it) is read from the database. The batch's sets are written with its links,
+ * in one statement.
  */
-import type { Sql } from "postgres";
-import { type KeyIndex, keyIndexNamed } from "./key-index.ts";
-import { lockDuplicates } from "./duplicate-links.ts";
+import type { PendingQuery, Row, Sql } from "postgres";
+import { lockDuplicates, type SessionKeys } from "./duplicate-links.ts";
 import {
   type CandidateRow,
   CANDIDATES_PER_PROBE,
   KEY_FANOUT,
   type KeySetChange,
+  matchColumns,
   type MatchRow,
   type Probe,
   probeTable,
@@ -32,14 +33,15 @@ interface Found {
 }
 
 /**
- * Stores the key sets `sets` (in event_key_sets and `index`) and returns pairs (probe, candidate)
- * of events that might be the same, as storeKeysAndFindCandidates does with event_lookup_keys.
- * `rows`: what detection reads of each set's event, as the batch wrote it. Run under the
- * duplicates lock.
+ * Pairs (probe, candidate) of events that might be the same, as storeKeysAndFindCandidates finds
+ * them with event_lookup_keys, and the write of the key sets `sets` to event_key_sets, to send
+ * with the batch's next statement (the index holds them already, unsettled until the next lock
+ * learns that this transaction committed). `rows`: what detection reads of each set's event, as
+ * the batch wrote it. Run under the duplicates lock, with the session's keys it returned.
  */
-export async function storeSetsAndFindIndexed(
+export async function findIndexedCandidates(
   sql: Sql,
-  index: KeyIndex,
+  keys: SessionKeys,
   o: {
     contributorId: string;
     sets: KeySetChange[];
@@ -47,7 +49,8 @@ export async function storeSetsAndFindIndexed(
     allNew: boolean;
     rows: Map<string, MatchRow>;
   },
-): Promise<{ probe: string; candidate: MatchRow }[]> {
+): Promise<{ pairs: { probe: string; candidate: MatchRow }[]; setsWrite: PendingQuery<Row[]> }> {
+  const { index } = keys;
   if (!index.built) {
     // Rows written while the keys were kept in the table: never read again, so they go.
     await sql`TRUNCATE event_lookup_keys`;
@@ -72,54 +75,45 @@ export async function storeSetsAndFindIndexed(
       }
     }
   }
-  const xids = index.unsettled;
-  const rows = await sql<(Partial<CandidateRow & { shared: number }> & Outcome)[]>`
-    WITH sets AS (${writeSets(sql, o.sets, { allNew: o.allNew })}), probe AS (
-      SELECT * FROM ${probeTable(sql, asked)}
-    ), hit AS (
-      SELECT * FROM unnest(${waiting.n}::int[], ${waiting.id}::uuid[], ${waiting.shared}::int[])
-        AS h(n, event_id, shared)
-    ), ranked AS (${
-    rankedCandidates(
-      sql,
-      o.contributorId,
-      // The set stored holds a key of the probe: the index may hold one a transaction replaced.
-      sql`EXISTS (SELECT FROM event_key_sets s
-                  WHERE s.event_id = h.event_id AND s.keys && p.keys::bigint[])`,
-    )
-  }), outcome AS (
-      SELECT pg_current_xact_id()::text AS xid,
-        ARRAY(SELECT pg_xact_status(x::xid8)::text
-              FROM unnest(${xids}::text[]) WITH ORDINALITY AS w(x, i) ORDER BY i) AS outcomes
-    )
-    -- One row at least, for the outcome, whether or not there are candidates.
-    SELECT o.xid, o.outcomes, r.probe, r.shared, r.id, r.title, r.source_url, r.starts_at,
-           r.ends_at, r.city, r.country, r.latitude, r.longitude, r.is_virtual, r.is_hybrid
-    FROM outcome o LEFT JOIN ranked r ON true`;
-  const [{ xid, outcomes }] = rows;
-  const probes = new Map(o.probes.map((p) => [p.id, p]));
-  for (const { xid: _x, outcomes: _o, probe, shared, ...candidate } of rows) {
-    if (probe === undefined || probe === null) continue;
-    found.push({ probe: probes.get(probe)!, shared: shared!, candidate: candidate as MatchRow });
+  if (asked.length > 0) {
+    // Sets another transaction wrote and has not ended (the lock learnt all the others'
+    // outcomes): their listings are read as the database holds them.
+    const rows = await sql<(CandidateRow & { shared: number })[]>`
+      WITH probe AS (
+        SELECT * FROM ${probeTable(sql, asked)}
+      ), hit AS (
+        SELECT * FROM unnest(${waiting.n}::int[], ${waiting.id}::uuid[], ${waiting.shared}::int[])
+          AS h(n, event_id, shared)
+      ), ranked AS (${
+      rankedCandidates(
+        sql,
+        o.contributorId,
+        // The set stored holds a key of the probe: the index may hold one a transaction replaced.
+        sql`EXISTS (SELECT FROM event_key_sets s
+                    WHERE s.event_id = h.event_id AND s.keys && p.keys::bigint[])`,
+      )
+    })
+      SELECT probe, shared, id, ${matchColumns(sql)} FROM ranked e`;
+    const probes = new Map(asked.map((p) => [p.id, p]));
+    for (const { probe, shared, ...candidate } of rows) {
+      found.push({ probe: probes.get(probe)!, shared, candidate });
+    }
   }
-  index.settle(new Map(xids.map((x, i) => [x, outcomes[i]])));
+  const platforms = new Map(o.probes.map((p) => [p.id, p.platform]));
   index.write(
-    o.sets.map((s) => {
-      const probe = probes.get(s.event_id)!;
-      return {
-        eventId: s.event_id,
-        keys: s.keys,
-        firstDay: s.firstDay,
-        lastDay: s.lastDay,
-        degree: degreeOf(s.latitude),
-        owner: o.contributorId,
-        platform: probe.platform,
-        row: o.rows.get(s.event_id)!,
-      };
-    }),
-    xid,
+    o.sets.map((s) => ({
+      eventId: s.event_id,
+      keys: s.keys,
+      firstDay: s.firstDay,
+      lastDay: s.lastDay,
+      degree: degreeOf(s.latitude),
+      owner: o.contributorId,
+      platform: platforms.get(s.event_id)!,
+      row: o.rows.get(s.event_id)!,
+    })),
+    keys.xid,
   );
-  return rankCandidates(found);
+  return { pairs: rankCandidates(found), setsWrite: writeSets(sql, o.sets, { allNew: o.allNew }) };
 }
 
 /**
@@ -162,11 +156,6 @@ function rankCandidates(found: Found[]): { probe: string; candidate: MatchRow }[
   return ranked;
 }
 
-interface Outcome {
-  xid: string;
-  outcomes: string[];
-}
-
 /**
  * Forgets the listings of the session's key index whose set is gone from the database
  * (`KeyIndex.prune`), under the duplicates lock: no set is written between its reads and the
@@ -175,7 +164,7 @@ interface Outcome {
 export async function pruneKeyIndex(sql: Sql): Promise<number> {
   return await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
-    const index = keyIndexNamed(await lockDuplicates(tx));
-    return index === null || !index.built ? 0 : await index.prune(tx);
+    const keys = await lockDuplicates(tx);
+    return keys === null || !keys.index.built ? 0 : await keys.index.prune(tx);
   });
 }

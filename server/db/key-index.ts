@@ -9,9 +9,9 @@
  *
  * A set is written in a transaction whose outcome the index learns later: until then the listing
  * keeps its old set beside the new one, so a lookup finds a superset, and such a listing is read
- * from the database and checked against its stored set (indexed-candidates.ts). The next such
- * statement reports whether the writing transaction committed, and the index keeps the set that
- * is stored.
+ * from the database and checked against its stored set (indexed-candidates.ts). The next
+ * duplicates lock (lockDuplicates) reports whether the writing transaction committed, and the
+ * index keeps the set that is stored.
  *
  * The session names its index (`SESSION_SETTING`), so every detection on the embedded database
  * finds it, whichever transaction it runs in.
@@ -76,14 +76,14 @@ export const SESSION_SETTING = "tech_events.key_index";
 
 /** The key sets of one embedded database; see the module comment. */
 export class KeyIndex {
-  /**
-   * Each key's rows, ordered by day as event_lookup_keys holds them, but for the last
-   * `#unordered.get(key)` of a key with many rows: rows a new set brings are added at the end of a
-   * long key's rows and put in order a few dozen at a time (one in its place each took a copy of
-   * half the key's rows, a thousand for a common word).
-   */
+  /** Each key's rows, ordered by day, as event_lookup_keys holds them. */
   readonly #byKey = new Map<number, KeyRow[]>();
-  readonly #unordered = new Map<number, number>();
+  /**
+   * A long key's newest rows, ordered by day, apart from the others until they are an eighth of
+   * them, then merged: putting each new row in its place among a common word's thousands copied
+   * half of them.
+   */
+  readonly #recent = new Map<number, KeyRow[]>();
   /** Each listing's stored set, as far as the index knows. */
   readonly #stored = new Map<string, Held>();
   /** Each listing's sets written by transactions whose outcome is not known yet, in order. */
@@ -184,18 +184,9 @@ export class KeyIndex {
       const keyRows = this.#byKey.get(key);
       if (keyRows === undefined) continue;
       rows.length = 0;
-      const ordered = keyRows.length - (this.#unordered.get(key) ?? 0);
-      // As the table's range scan: from the rows starting STRETCH_DAYS - 1 days before the reach.
-      const from = firstFrom(keyRows, reach.first - (STRETCH_DAYS - 1), ordered);
-      for (let i = from; i < ordered; i++) {
-        const row = keyRows[i];
-        if (row.day > reach.last) break;
-        if (row.set.alive && rowInReach(row, reach)) rows.push(row);
-      }
-      for (let i = ordered; i < keyRows.length; i++) {
-        const row = keyRows[i];
-        if (row.set.alive && rowInReach(row, reach)) rows.push(row);
-      }
+      inReach(keyRows, reach, rows);
+      const recent = this.#recent.get(key);
+      if (recent !== undefined) inReach(recent, reach, rows);
       // Only a key with more rows than it may return needs them in the table index's order.
       if (rows.length > fanout) {
         rows.sort((a, b) =>
@@ -245,7 +236,7 @@ export class KeyIndex {
    * committed one's last set of each listing is its stored set, an aborted one's are dropped, and
    * those of one in progress stay unsettled.
    */
-  settle(status: Map<string, string>): void {
+  settle(status: Map<string, string | null>): void {
     for (const [eventId, written] of this.#unsettled) {
       const still = written.filter((u) => {
         // A status PostgreSQL no longer knows (null) is of a transaction long over: kept, as a
@@ -320,14 +311,14 @@ export class KeyIndex {
       if (rows === undefined) this.#byKey.set(key, [...own]);
       else if (!inOrder) rows.push(...own);
       else if (rows.length < LONG_KEY) {
-        for (const row of own) rows.splice(firstFrom(rows, row.day + 1, rows.length), 0, row);
+        for (const row of own) rows.splice(firstFrom(rows, row.day + 1), 0, row);
       } else {
-        rows.push(...own);
-        const unordered = (this.#unordered.get(key) ?? 0) + own.length;
-        if (unordered < UNORDERED) this.#unordered.set(key, unordered);
+        const recent = this.#recent.get(key) ?? [];
+        for (const row of own) recent.splice(firstFrom(recent, row.day + 1), 0, row);
+        if (recent.length <= rows.length >> 3) this.#recent.set(key, recent);
         else {
-          this.#byKey.set(key, inDayOrder(rows, unordered));
-          this.#unordered.delete(key);
+          this.#byKey.set(key, merged(rows, recent));
+          this.#recent.delete(key);
         }
       }
     }
@@ -351,10 +342,10 @@ export class KeyIndex {
   }
 
   #compact(): void {
-    for (const [key, unordered] of this.#unordered) {
-      this.#byKey.set(key, inDayOrder(this.#byKey.get(key)!, unordered));
+    for (const [key, recent] of this.#recent) {
+      this.#byKey.set(key, merged(this.#byKey.get(key)!, recent));
     }
-    this.#unordered.clear();
+    this.#recent.clear();
     for (const [key, rows] of this.#byKey) {
       const alive = rows.filter((r) => r.set.alive);
       if (alive.length === 0) this.#byKey.delete(key);
@@ -365,15 +356,13 @@ export class KeyIndex {
   }
 }
 
-// A key with this many rows takes a new set's rows at its end; they are put in order once there
-// are UNORDERED of them.
+// A key with this many rows takes new ones apart (KeyIndex.#recent).
 const LONG_KEY = 256;
-const UNORDERED = 32;
 
-/** The index of the first of `rows`' first `ordered` (ordered by day) starting on `day` or later. */
-function firstFrom(rows: KeyRow[], day: number, ordered: number): number {
+/** The index of the first of `rows` (ordered by day) starting on `day` or later. */
+function firstFrom(rows: KeyRow[], day: number): number {
   let lo = 0;
-  let hi = ordered;
+  let hi = rows.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (rows[mid].day < day) lo = mid + 1;
@@ -382,19 +371,27 @@ function firstFrom(rows: KeyRow[], day: number, ordered: number): number {
   return lo;
 }
 
-/** `rows`, whose last `unordered` are in no order, all in order of day: one merge. */
-function inDayOrder(rows: KeyRow[], unordered: number): KeyRow[] {
-  const ordered = rows.length - unordered;
-  const tail = rows.slice(ordered).sort((a, b) => a.day - b.day);
-  const merged: KeyRow[] = [];
+/**
+ * Adds to `found` the live rows of `rows` (ordered by day) that a lookup reaching `reach` finds, as
+ * the table's range scan: from the rows starting STRETCH_DAYS - 1 days before the reach.
+ */
+function inReach(rows: KeyRow[], reach: LookupReach, found: KeyRow[]): void {
+  for (let i = firstFrom(rows, reach.first - (STRETCH_DAYS - 1)); i < rows.length; i++) {
+    const row = rows[i];
+    if (row.day > reach.last) break;
+    if (row.set.alive && rowInReach(row, reach)) found.push(row);
+  }
+}
+
+/** Two lists of rows ordered by day, as one. */
+function merged(a: KeyRow[], b: KeyRow[]): KeyRow[] {
+  const all: KeyRow[] = [];
   let i = 0;
   let j = 0;
-  while (i < ordered || j < tail.length) {
-    merged.push(
-      j === tail.length || (i < ordered && rows[i].day <= tail[j].day) ? rows[i++] : tail[j++],
-    );
+  while (i < a.length || j < b.length) {
+    all.push(j === b.length || (i < a.length && a[i].day <= b[j].day) ? a[i++] : b[j++]);
   }
-  return merged;
+  return all;
 }
 
 // Rows of event_key_sets read at a time.
@@ -408,6 +405,22 @@ export function openKeyIndex(): { name: string; index: KeyIndex; close(): void }
   const index = new KeyIndex();
   open.set(name, index);
   return { name, index, close: () => open.delete(name) };
+}
+
+/**
+ * The transactions the open indexes wait to learn the outcome of, each beside its index's name
+ * (the session setting naming it): a statement learns the outcomes for the index its session
+ * names.
+ */
+export function awaitedOutcomes(): { index: string[]; xid: string[] } {
+  const awaited = { index: [] as string[], xid: [] as string[] };
+  for (const [name, index] of open) {
+    for (const xid of index.unsettled) {
+      awaited.index.push(name);
+      awaited.xid.push(xid);
+    }
+  }
+  return awaited;
 }
 
 /** The index a session's setting names; null when it names none (a PostgreSQL server). */

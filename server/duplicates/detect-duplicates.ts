@@ -12,8 +12,7 @@ import {
   type MatchRow,
   storeKeysAndFindCandidates,
 } from "../db/match-keys.ts";
-import { keyIndexNamed } from "../db/key-index.ts";
-import { storeSetsAndFindIndexed } from "../db/indexed-candidates.ts";
+import { findIndexedCandidates } from "../db/indexed-candidates.ts";
 import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
 import {
   bandLatitude,
@@ -104,7 +103,7 @@ export async function detectDuplicates(
   const step = stepTimer(o.timings);
   // First, so that every statement below runs under it (and, on the embedded database, on generic
   // plans: lockDuplicates).
-  const index = keyIndexNamed(await lockDuplicates(sql));
+  const keys = await lockDuplicates(sql);
   step("lock");
   // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
   const written = batch.changed.map((w) => ({
@@ -154,9 +153,10 @@ export async function detectDuplicates(
     probes,
     allNew: replacing.length === 0,
   };
-  const pairs = index === null
-    ? await storeKeysAndFindCandidates(sql, store)
-    : await storeSetsAndFindIndexed(sql, index, {
+  // On the embedded database the sets are written with the links, below.
+  const { pairs, setsWrite } = keys === null
+    ? { pairs: await storeKeysAndFindCandidates(sql, store), setsWrite: undefined }
+    : await findIndexedCandidates(sql, keys, {
       ...store,
       rows: new Map(fresh.map((w) => [w.facts.id, matchRowOf(w.facts.id, w.event)])),
     });
@@ -174,7 +174,7 @@ export async function detectDuplicates(
     similarity: new Map(near.map((p) => [pairId(p.probe, p.candidate.id), p.similarity])),
   });
   step("match");
-  const removed = await replaceDetectedLinks(sql, { replacing, links });
+  const removed = await replaceDetectedLinks(sql, { replacing, links, also: setsWrite });
   step("write links");
   // Most writes touch no group: nothing linked before, nothing now, in no group.
   const seeds = new Set(links.flatMap((l) => [l.a, l.b]));

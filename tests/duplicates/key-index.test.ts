@@ -192,6 +192,49 @@ for (const kind of testBackends()) {
   });
 }
 
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] a transaction detecting twice finds the listings it wrote first, as it wrote them`, async () => {
+    const location = await createTestDatabase(kind);
+    const db = await openDatabase(location);
+    const index = openKeyIndex();
+    try {
+      const { sql } = db;
+      await sql`SELECT set_config(${SESSION_SETTING}, ${index.name}, false)`;
+      const [alice, bob] = [await insertWriterKey(sql, "alice"), await insertWriterKey(sql, "bob")];
+      const conference = {
+        external_id: "a-1",
+        platform: "other",
+        source_url: "https://quarzocon.example.org/",
+        title: "QuarzoCon 2034",
+        starts_at: "2034-05-10T09:00:00Z",
+        city: "Turin",
+      };
+      const renamed = { ...conference, title: "Ostrica Days", starts_at: "2034-05-12T09:00:00Z" };
+      const [id] = await storeAndDetect(sql, alice, [conference]);
+      await sql.begin(async (transaction) => {
+        const tx = transaction as unknown as Sql;
+        await upsertEvents(tx, alice, parsed([renamed]));
+        await detect(tx, [id], false);
+        // Alice's set is this transaction's, not settled: her listing is read as it now stands.
+        const copies = await upsertEvents(
+          tx,
+          bob,
+          parsed([
+            { ...renamed, external_id: "b-1", platform: "meetup" },
+            { ...conference, external_id: "b-2", platform: "meetup" },
+          ]),
+        );
+        await detect(tx, copies.changed.map((c) => c.id));
+      });
+      assert.deepEqual(await linksOf(sql), ["a-1 b-1"]);
+    } finally {
+      index.close();
+      await db.close();
+      await location.drop();
+    }
+  });
+}
+
 Deno.test("[pglite] detection's transaction runs on generic plans where the session names a key index", async () => {
   const location = await createTestDatabase("pglite");
   const db = await openDatabase(location);
@@ -363,7 +406,11 @@ Deno.test("a key of many listings finds the same rows, in the same order, as one
         8,
       ]] as const
     ) {
-      const reach = { first: first + (i % 50), last: first + (i % 50) + span, latitudes: band };
+      const reach = {
+        first: first + (i % 50),
+        last: first + (i % 50) + span,
+        latitudes: band === null ? null : [band[0], band[1]] as [number, number],
+      };
       const want = held.filter((r) =>
         r.day >= reach.first - 3 && r.day <= reach.last && r.last >= reach.first &&
         (band === null || r.degree === 99 || (r.degree >= band[0] && r.degree <= band[1]))
