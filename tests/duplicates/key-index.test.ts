@@ -7,10 +7,15 @@ import assert from "node:assert/strict";
 import type { Sql } from "postgres";
 import { createTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
-import { openDatabase } from "../../server/db/connect.ts";
+import { type DatabaseKind, openDatabase } from "../../server/db/connect.ts";
 import { upsertEvents, type Writer } from "../../server/db/events.ts";
 import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
-import { KeyIndex, openKeyIndex, SESSION_SETTING } from "../../server/db/key-index.ts";
+import {
+  type IndexedSet,
+  KeyIndex,
+  openKeyIndex,
+  SESSION_SETTING,
+} from "../../server/db/key-index.ts";
 import { pruneKeyIndex } from "../../server/db/indexed-candidates.ts";
 import { lockDuplicates } from "../../server/db/duplicate-links.ts";
 import { detectStored } from "../../server/duplicates/detect-stored.ts";
@@ -90,6 +95,38 @@ async function linksOf(sql: Sql): Promise<string[]> {
 const forgetDetection = (sql: Sql) =>
   sql`TRUNCATE event_links, event_group_members, event_key_sets, event_lookup_keys`;
 
+/** A conference alice lists, as the API takes it. */
+const QUARZOCON = {
+  external_id: "a-1",
+  platform: "other",
+  source_url: "https://quarzocon.example.org/",
+  title: "QuarzoCon 2034",
+  starts_at: "2034-05-10T09:00:00Z",
+  city: "Turin",
+};
+
+/** Runs `test` on a new database whose session names a new key index, with two contributors. */
+async function withSessionIndex(
+  kind: DatabaseKind,
+  test: (sql: Sql, index: KeyIndex, writers: [Writer, Writer]) => Promise<void>,
+) {
+  const location = await createTestDatabase(kind);
+  const db = await openDatabase(location);
+  const keys = openKeyIndex();
+  try {
+    const { sql } = db;
+    await sql`SELECT set_config(${SESSION_SETTING}, ${keys.name}, false)`;
+    await test(sql, keys.index, [
+      await insertWriterKey(sql, "alice"),
+      await insertWriterKey(sql, "bob"),
+    ]);
+  } finally {
+    keys.close();
+    await db.close();
+    await location.drop();
+  }
+}
+
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] detection finds the same pairs through the in-memory index as through the key table`, async () => {
     const location = await createTestDatabase(kind);
@@ -133,21 +170,8 @@ for (const kind of testBackends()) {
   });
 
   Deno.test(`[${kind}] sets written by a transaction that rolls back leave the stored ones in the index`, async () => {
-    const location = await createTestDatabase(kind);
-    const db = await openDatabase(location);
-    const index = openKeyIndex();
-    try {
-      const { sql } = db;
-      await sql`SELECT set_config(${SESSION_SETTING}, ${index.name}, false)`;
-      const [alice, bob] = [await insertWriterKey(sql, "alice"), await insertWriterKey(sql, "bob")];
-      const conference = {
-        external_id: "a-1",
-        platform: "other",
-        source_url: "https://quarzocon.example.org/",
-        title: "QuarzoCon 2034",
-        starts_at: "2034-05-10T09:00:00Z",
-        city: "Turin",
-      };
+    await withSessionIndex(kind, async (sql, index, [alice, bob]) => {
+      const conference = QUARZOCON;
       // The same listing renamed and moved months later.
       const renamed = { ...conference, title: "Ostrica Days", starts_at: "2034-09-10T09:00:00Z" };
       const [id] = await storeAndDetect(sql, alice, [conference]);
@@ -155,11 +179,7 @@ for (const kind of testBackends()) {
       const rolledBack = new Error("rolled back");
       await sql.begin(async (transaction) => {
         const tx = transaction as unknown as Sql;
-        await upsertEvents(
-          tx,
-          alice,
-          parsed([renamed]),
-        );
+        await upsertEvents(tx, alice, parsed([renamed]));
         await detect(tx, [id], false);
         throw rolledBack;
       }).catch((err) => {
@@ -168,7 +188,7 @@ for (const kind of testBackends()) {
       // Bob's copy of the stored listing finds it, and the index then learns of the rollback.
       await storeAndDetect(sql, bob, [{ ...conference, external_id: "b-1", platform: "meetup" }]);
       assert.equal(await groupedCount(sql), 2);
-      assert.equal(index.index.unsettled.length, 1, "only bob's transaction is unsettled");
+      assert.equal(index.unsettled.length, 1, "only bob's transaction is unsettled");
       // A copy of the renamed listing finds nothing: that set was never stored.
       await storeAndDetect(sql, bob, [{ ...renamed, external_id: "b-2", platform: "meetup" }]);
       assert.equal(await groupedCount(sql), 2);
@@ -178,37 +198,18 @@ for (const kind of testBackends()) {
       assert.equal(await pruneKeyIndex(sql), 0, "nothing to prune");
       await sql`DELETE FROM events WHERE external_id = 'b-2'`;
       await storeAndDetect(sql, bob, [{ ...conference, external_id: "b-3", platform: "luma" }]);
-      assert.equal(index.index.unsettled.length, 1, "only the last transaction is unsettled");
+      assert.equal(index.unsettled.length, 1, "only the last transaction is unsettled");
       await storeAndDetect(sql, alice, [{ ...renamed, external_id: "a-2" }]);
       assert.equal(await groupedCount(sql), 3, "a-1, b-1 and b-3; a-2 alone");
       // Pruning drops the deleted listing's set, and only it.
       assert.equal(await pruneKeyIndex(sql), 1);
-      assert.equal(index.index.size, 4);
-    } finally {
-      index.close();
-      await db.close();
-      await location.drop();
-    }
+      assert.equal(index.size, 4);
+    });
   });
-}
 
-for (const kind of testBackends()) {
   Deno.test(`[${kind}] a transaction detecting twice finds the listings it wrote first, as it wrote them`, async () => {
-    const location = await createTestDatabase(kind);
-    const db = await openDatabase(location);
-    const index = openKeyIndex();
-    try {
-      const { sql } = db;
-      await sql`SELECT set_config(${SESSION_SETTING}, ${index.name}, false)`;
-      const [alice, bob] = [await insertWriterKey(sql, "alice"), await insertWriterKey(sql, "bob")];
-      const conference = {
-        external_id: "a-1",
-        platform: "other",
-        source_url: "https://quarzocon.example.org/",
-        title: "QuarzoCon 2034",
-        starts_at: "2034-05-10T09:00:00Z",
-        city: "Turin",
-      };
+    await withSessionIndex(kind, async (sql, _index, [alice, bob]) => {
+      const conference = QUARZOCON;
       const renamed = { ...conference, title: "Ostrica Days", starts_at: "2034-05-12T09:00:00Z" };
       const [id] = await storeAndDetect(sql, alice, [conference]);
       await sql.begin(async (transaction) => {
@@ -227,11 +228,7 @@ for (const kind of testBackends()) {
         await detect(tx, copies.changed.map((c) => c.id));
       });
       assert.deepEqual(await linksOf(sql), ["a-1 b-1"]);
-    } finally {
-      index.close();
-      await db.close();
-      await location.drop();
-    }
+    });
   });
 }
 
@@ -286,15 +283,17 @@ for (const kind of testBackends()) {
   });
 }
 
-Deno.test("the index finds a listing's rows within a lookup's days and band, a key's first rows first", () => {
-  const index = new KeyIndex();
-  const set = (eventId: string, firstDay: number, lastDay: number, degree = 99) => ({
+/** A set of `eventId`'s keys as detection writes it, its listing at `degree` (99: none). */
+function heldSet(
+  eventId: string,
+  days: { keys: number[]; firstDay: number; lastDay: number; degree: number },
+  owner: string,
+): IndexedSet {
+  const { firstDay, lastDay, degree } = days;
+  return {
     eventId,
-    keys: [7, 8],
-    firstDay,
-    lastDay,
-    degree,
-    owner: eventId === "b" ? "alice" : "bob",
+    ...days,
+    owner,
     platform: "meetup",
     row: {
       id: eventId,
@@ -309,7 +308,17 @@ Deno.test("the index finds a listing's rows within a lookup's days and band, a k
       is_virtual: false,
       is_hybrid: null,
     },
-  });
+  };
+}
+
+Deno.test("the index finds a listing's rows within a lookup's days and band, a key's first rows first", () => {
+  const index = new KeyIndex();
+  const set = (eventId: string, firstDay: number, lastDay: number, degree = 99) =>
+    heldSet(
+      eventId,
+      { keys: [7, 8], firstDay, lastDay, degree },
+      eventId === "b" ? "alice" : "bob",
+    );
   const titleOf = (id: string) => index.storedRow(id)?.title ?? null;
   index.write([set("c", 100, 100), set("a", 96, 112), set("b", 100, 101, 52)], "1");
   // Until the writing transaction is known to have committed, its event may be as either left it.
@@ -360,8 +369,8 @@ Deno.test("the index finds a listing's rows within a lookup's days and band, a k
 });
 
 Deno.test("a key of many listings finds the same rows, in the same order, as one added in order", () => {
-  // Sets written one transaction at a time, over a year's days: the key's rows pass the length at
-  // which new ones are added at its end and put in order in bulk, several times over.
+  // Sets written one transaction at a time, over a year's days: the key's rows pass the length from
+  // which new ones are kept apart, and those are merged with the others several times over.
   const index = new KeyIndex();
   const held: { eventId: string; day: number; last: number; degree: number }[] = [];
   let seed = 7;
@@ -371,28 +380,10 @@ Deno.test("a key of many listings finds the same rows, in the same order, as one
     const firstDay = 19_000 + next(365);
     const lastDay = firstDay + (next(5) === 0 ? next(12) : 0);
     const degree = next(4) === 0 ? 99 : 40 + next(20);
-    index.write([{
-      eventId,
-      keys: [5, 1_000 + i],
-      firstDay,
-      lastDay,
-      degree,
-      owner: "bob",
-      platform: "meetup",
-      row: {
-        id: eventId,
-        title: eventId,
-        source_url: `https://example.org/${eventId}`,
-        starts_at: new Date(firstDay * 86_400_000),
-        ends_at: new Date(lastDay * 86_400_000),
-        city: null,
-        country: null,
-        latitude: degree === 99 ? null : degree + 0.5,
-        longitude: degree === 99 ? null : 13,
-        is_virtual: false,
-        is_hybrid: null,
-      },
-    }], String(i));
+    index.write(
+      [heldSet(eventId, { keys: [5, 1_000 + i], firstDay, lastDay, degree }, "bob")],
+      String(i),
+    );
     index.settle(new Map([[String(i), "committed"]]));
     for (let day = firstDay; day <= lastDay; day += 4) {
       held.push({ eventId, day, last: Math.min(day + 3, lastDay), degree });
