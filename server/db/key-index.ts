@@ -17,7 +17,7 @@
  * finds it, whichever transaction it runs in.
  */
 import type { Sql } from "postgres";
-import { type LookupReach, rowInReach, STRETCH_DAYS, stretchesOf } from "./key-rows.ts";
+import { type LookupReach, NO_DEGREE, rowInReach, STRETCH_DAYS, stretchesOf } from "./key-rows.ts";
 import { matchColumns, type MatchRow } from "./match-keys.ts";
 
 /** A listing's key set, as the index holds it. */
@@ -79,11 +79,12 @@ export class KeyIndex {
   /** Each key's rows, ordered by day, as event_lookup_keys holds them. */
   readonly #byKey = new Map<number, KeyRow[]>();
   /**
-   * A long key's newest rows, ordered by day, apart from the others until they are an eighth of
-   * them, then merged: putting each new row in its place among a common word's thousands copied
-   * half of them.
+   * A long key's rows (a common word's), by the degree of latitude they hold, each degree's ordered
+   * by day: a lookup in a latitude band reads only the band's degrees (of thousands of rows in reach,
+   * most are other cities'), and a new row is put in its place among its degree's rows only. A key
+   * is in this map or in #byKey.
    */
-  readonly #recent = new Map<number, KeyRow[]>();
+  readonly #byDegree = new Map<number, Map<number, KeyRow[]>>();
   /** Each listing's stored set, as far as the index knows. */
   readonly #stored = new Map<string, Held>();
   /** Each listing's sets written by transactions whose outcome is not known yet, in order. */
@@ -145,7 +146,10 @@ export class KeyIndex {
     });
     // Each key's rows in order once, rather than each put in its place as it comes (in no order
     // of days): putting each in place took most of the build's own time.
-    for (const rows of this.#byKey.values()) rows.sort((a, b) => a.day - b.day);
+    for (const [key, rows] of this.#byKey) {
+      rows.sort((a, b) => a.day - b.day);
+      if (rows.length >= LONG_KEY) this.#spread(key, rows);
+    }
     this.#built = true;
   }
 
@@ -181,12 +185,14 @@ export class KeyIndex {
     const hits: Hits = new Map();
     const rows: KeyRow[] = [];
     for (const key of probe.keys) {
-      const keyRows = this.#byKey.get(key);
-      if (keyRows === undefined) continue;
       rows.length = 0;
-      inReach(keyRows, reach, rows);
-      const recent = this.#recent.get(key);
-      if (recent !== undefined) inReach(recent, reach, rows);
+      const keyRows = this.#byKey.get(key);
+      if (keyRows !== undefined) inReach(keyRows, reach, rows);
+      else {
+        const degrees = this.#byDegree.get(key);
+        if (degrees === undefined) continue;
+        inBand(degrees, reach, rows);
+      }
       // Only a key with more rows than it may return needs them in the table index's order.
       if (rows.length > fanout) {
         rows.sort((a, b) =>
@@ -307,19 +313,19 @@ export class KeyIndex {
     }));
     held.stretches = own.length;
     for (const key of held.keys) {
+      const degrees = this.#byDegree.get(key);
       const rows = this.#byKey.get(key);
-      if (rows === undefined) this.#byKey.set(key, [...own]);
-      else if (!inOrder) rows.push(...own);
-      else if (rows.length < LONG_KEY) {
-        for (const row of own) rows.splice(firstFrom(rows, row.day + 1), 0, row);
-      } else {
-        const recent = this.#recent.get(key) ?? [];
-        for (const row of own) recent.splice(firstFrom(recent, row.day + 1), 0, row);
-        if (recent.length <= rows.length >> 3) this.#recent.set(key, recent);
-        else {
-          this.#byKey.set(key, merged(rows, recent));
-          this.#recent.delete(key);
+      if (degrees !== undefined) {
+        for (const row of own) {
+          const degreeRows = degrees.get(row.degree);
+          if (degreeRows === undefined) degrees.set(row.degree, [row]);
+          else degreeRows.splice(firstFrom(degreeRows, row.day + 1), 0, row);
         }
+      } else if (rows === undefined) this.#byKey.set(key, [...own]);
+      else if (!inOrder) rows.push(...own);
+      else {
+        for (const row of own) rows.splice(firstFrom(rows, row.day + 1), 0, row);
+        if (rows.length >= LONG_KEY) this.#spread(key, rows);
       }
     }
     this.#references += held.keys.length * own.length;
@@ -341,22 +347,37 @@ export class KeyIndex {
     if (this.#deadReferences * 2 > this.#references) this.#compact();
   }
 
-  #compact(): void {
-    for (const [key, recent] of this.#recent) {
-      this.#byKey.set(key, merged(this.#byKey.get(key)!, recent));
+  /** Holds long key `key`'s rows (ordered by day) by degree of latitude. */
+  #spread(key: number, rows: KeyRow[]): void {
+    const degrees = new Map<number, KeyRow[]>();
+    for (const row of rows) {
+      const degreeRows = degrees.get(row.degree);
+      if (degreeRows === undefined) degrees.set(row.degree, [row]);
+      else degreeRows.push(row);
     }
-    this.#recent.clear();
-    for (const [key, rows] of this.#byKey) {
-      const alive = rows.filter((r) => r.set.alive);
-      if (alive.length === 0) this.#byKey.delete(key);
-      else this.#byKey.set(key, alive);
+    this.#byKey.delete(key);
+    this.#byDegree.set(key, degrees);
+  }
+
+  #compact(): void {
+    const alive = <K>(lists: Map<K, KeyRow[]>) => {
+      for (const [key, rows] of lists) {
+        const live = rows.filter((r) => r.set.alive);
+        if (live.length === 0) lists.delete(key);
+        else lists.set(key, live);
+      }
+    };
+    alive(this.#byKey);
+    for (const [key, degrees] of this.#byDegree) {
+      alive(degrees);
+      if (degrees.size === 0) this.#byDegree.delete(key);
     }
     this.#references -= this.#deadReferences;
     this.#deadReferences = 0;
   }
 }
 
-// A key with this many rows takes new ones apart (KeyIndex.#recent).
+// A key with this many rows holds them by degree of latitude (KeyIndex.#byDegree).
 const LONG_KEY = 256;
 
 /** The index of the first of `rows` (ordered by day) starting on `day` or later. */
@@ -383,15 +404,22 @@ function inReach(rows: KeyRow[], reach: LookupReach, found: KeyRow[]): void {
   }
 }
 
-/** Two lists of rows ordered by day, as one. */
-function merged(a: KeyRow[], b: KeyRow[]): KeyRow[] {
-  const all: KeyRow[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    all.push(j === b.length || (i < a.length && a[i].day <= b[j].day) ? a[i++] : b[j++]);
+/**
+ * Adds to `found` the rows of a long key (by degree) that a lookup reaching `reach` finds: those of
+ * the degrees in its band and those of no degree, or all without a band.
+ */
+function inBand(degrees: Map<number, KeyRow[]>, reach: LookupReach, found: KeyRow[]): void {
+  const band = reach.latitudes;
+  if (band === null) {
+    for (const rows of degrees.values()) inReach(rows, reach, found);
+    return;
   }
-  return all;
+  const none = degrees.get(NO_DEGREE);
+  if (none !== undefined) inReach(none, reach, found);
+  for (let degree = Math.floor(band[0]); degree <= Math.floor(band[1]); degree++) {
+    const rows = degrees.get(degree);
+    if (rows !== undefined) inReach(rows, reach, found);
+  }
 }
 
 // Rows of event_key_sets read at a time.
