@@ -7,11 +7,15 @@ import type { AppDeps } from "../app-env.ts";
 import { deleteEventsOfContributor } from "../db/event-deletes.ts";
 import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { mendGroupsAfterDeletes } from "../duplicates/regroup.ts";
+import { lockDuplicates } from "../db/duplicate-links.ts";
 import { cleanUpContributorRows, type CleanUpCounts } from "../db/contributor-clean-up.ts";
 
 type Deps = Pick<AppDeps, "db" | "ai">;
 
-/** Runs `change` on the contributor and records it in the audit log, in one transaction. */
+/**
+ * Runs `change` on the contributor and records it in the audit log, in one transaction, under the
+ * duplicates lock: both changes delete events (server/db/event-deletes.ts says why).
+ */
 async function decided<T extends object>(
   deps: Deps,
   decision: { contributorId: string; decidedBy: string; action: "delete_events" | "clean_up" },
@@ -20,6 +24,7 @@ async function decided<T extends object>(
   let counts: T | undefined;
   await deps.db.sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
+    await lockDuplicates(tx);
     counts = await change(tx);
     await recordOperatorDecision(tx, {
       ...decision,

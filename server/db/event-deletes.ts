@@ -2,8 +2,22 @@
  * Deleting events. A deleted event leaves listings, search, feeds and the site at once; its vector
  * and embedding claim go with it (ON DELETE CASCADE), and the same (external_id, platform) pushed
  * later is a new event.
+ *
+ * Every delete holds the duplicates lock before it touches an event: detection holds it while it
+ * writes links, and a link's foreign key locks the two events it names, so a delete taking the
+ * rows of several events in another order deadlocked with it (one of them failed).
  */
 import type { Sql } from "postgres";
+import { lockDuplicates } from "./duplicate-links.ts";
+
+/** `work` in a transaction of its own, under the duplicates lock. */
+async function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
+  return await sql.begin(async (transaction) => {
+    const tx = transaction as unknown as Sql;
+    await lockDuplicates(tx);
+    return await work(tx);
+  }) as T;
+}
 
 /**
  * Deletes one event. With `contributorId`, only that contributor's event: another's is left
@@ -14,15 +28,19 @@ export async function deleteEvent(
   eventId: string,
   owner: { contributorId: string | null },
 ): Promise<boolean> {
-  const rows = await sql`
-    DELETE FROM events
-    WHERE id = ${eventId}
-      AND (${owner.contributorId}::uuid IS NULL OR contributor_id = ${owner.contributorId}::uuid)
-    RETURNING id`;
+  const rows = await underDuplicatesLock(sql, (tx) =>
+    tx`
+      DELETE FROM events
+      WHERE id = ${eventId}
+        AND (${owner.contributorId}::uuid IS NULL OR contributor_id = ${owner.contributorId}::uuid)
+      RETURNING id`);
   return rows.length > 0;
 }
 
-/** Deletes every event of a contributor; returns how many. */
+/**
+ * Deletes every event of a contributor; returns how many. Run in a transaction holding the
+ * duplicates lock (see the module comment).
+ */
 export async function deleteEventsOfContributor(sql: Sql, contributorId: string): Promise<number> {
   const result = await sql`DELETE FROM events WHERE contributor_id = ${contributorId}`;
   return result.count;
@@ -44,14 +62,15 @@ export async function deleteEventsByPair(
   contributorId: string,
   pairs: EventPair[],
 ): Promise<boolean[]> {
-  const deleted = await sql<EventPair[]>`
-    DELETE FROM events
-    WHERE contributor_id = ${contributorId}::uuid
-      AND (external_id, platform) IN (
-        SELECT * FROM unnest(${pairs.map((p) => p.external_id)}::text[],
-                             ${pairs.map((p) => p.platform)}::text[])
-      )
-    RETURNING external_id, platform`;
+  const deleted = await underDuplicatesLock(sql, (tx) =>
+    tx<EventPair[]>`
+      DELETE FROM events
+      WHERE contributor_id = ${contributorId}::uuid
+        AND (external_id, platform) IN (
+          SELECT * FROM unnest(${pairs.map((p) => p.external_id)}::text[],
+                               ${pairs.map((p) => p.platform)}::text[])
+        )
+      RETURNING external_id, platform`);
   const remaining = new Set(deleted.map((d) => JSON.stringify([d.platform, d.external_id])));
   return pairs.map((p) => remaining.delete(JSON.stringify([p.platform, p.external_id])));
 }
