@@ -359,7 +359,12 @@ try {
   // Each round's cost against the other way's in the same round: the two ran back to back, so
   // this is less moved by the machine's drift than the medians' ratio.
   const paired = rate.on.map((r, i) => (1 - r / rate.off[i]) * 100).sort((a, b) => a - b);
-  const quartile = (q: number) => paired[Math.floor((paired.length - 1) * q)].toFixed(1);
+  // Between the two nearest rounds where q falls between them (the median of an even count).
+  const quartile = (q: number) => {
+    const at = (paired.length - 1) * q;
+    const below = paired[Math.floor(at)];
+    return (below + (paired[Math.ceil(at)] - below) * (at - Math.floor(at))).toFixed(1);
+  };
   console.log(
     `cost in each round, against the other way's in the same round: median ${quartile(0.5)}%, ` +
       `quartiles ${quartile(0.25)}% and ${quartile(0.75)}%, range ${quartile(0)}% to ` +
