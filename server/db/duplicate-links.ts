@@ -42,15 +42,15 @@ export async function lockDuplicates(sql: Sql): Promise<SessionKeys | null> {
     { key_index: string | null; xid: string | null; outcomes: Record<string, string | null> }[]
   >`
     SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID}),
-           current_setting(${SESSION_SETTING}, true) AS key_index,
+           s.named AS key_index,
            set_config('jit', 'off', true),
-           CASE WHEN current_setting(${SESSION_SETTING}, true) <> ''
+           CASE WHEN s.named <> ''
              THEN set_config('plan_cache_mode', 'force_generic_plan', true) END,
-           CASE WHEN current_setting(${SESSION_SETTING}, true) <> ''
-             THEN pg_current_xact_id()::text END AS xid,
+           CASE WHEN s.named <> '' THEN pg_current_xact_id()::text END AS xid,
            (SELECT coalesce(json_object_agg(w.xid, pg_xact_status(w.xid::xid8)), '{}')
             FROM unnest(${awaited.index}::text[], ${awaited.xid}::text[]) AS w(index, xid)
-            WHERE w.index = current_setting(${SESSION_SETTING}, true)) AS outcomes`;
+            WHERE w.index = s.named) AS outcomes
+    FROM (SELECT current_setting(${SESSION_SETTING}, true) AS named) s`;
   const index = keyIndexNamed(row.key_index);
   if (index === null) return null;
   index.settle(new Map(Object.entries(row.outcomes)));

@@ -48,8 +48,6 @@ interface HeldRow extends Omit<MatchRow, "id" | "starts_at" | "ends_at"> {
 interface Held extends Omit<IndexedSet, "row"> {
   row: HeldRow;
   alive: boolean;
-  /** Its rows for each key: one for each stretch of its days (key-rows.ts). */
-  stretches: number;
 }
 
 /** A row of a set, as event_lookup_keys holds it for each of the set's keys. */
@@ -303,7 +301,6 @@ export class KeyIndex {
         end: ends_at === null ? null : ends_at.getTime(),
       },
       alive: true,
-      stretches: 0,
     };
     const own = stretchesOf(s.firstDay, s.lastDay).map(([day, last]): KeyRow => ({
       day,
@@ -311,20 +308,15 @@ export class KeyIndex {
       degree: s.degree,
       set: held,
     }));
-    held.stretches = own.length;
     for (const key of held.keys) {
       const degrees = this.#byDegree.get(key);
       const rows = this.#byKey.get(key);
       if (degrees !== undefined) {
-        for (const row of own) {
-          const degreeRows = degrees.get(row.degree);
-          if (degreeRows === undefined) degrees.set(row.degree, [row]);
-          else degreeRows.splice(firstFrom(degreeRows, row.day + 1), 0, row);
-        }
+        for (const row of own) putInPlace(listIn(degrees, row.degree), row);
       } else if (rows === undefined) this.#byKey.set(key, [...own]);
       else if (!inOrder) rows.push(...own);
       else {
-        for (const row of own) rows.splice(firstFrom(rows, row.day + 1), 0, row);
+        for (const row of own) putInPlace(rows, row);
         if (rows.length >= LONG_KEY) this.#spread(key, rows);
       }
     }
@@ -342,7 +334,8 @@ export class KeyIndex {
   #kill(held: Held): void {
     if (!held.alive) return;
     held.alive = false;
-    this.#deadReferences += held.keys.length * held.stretches;
+    // Its rows for each key: one for each stretch of its days.
+    this.#deadReferences += held.keys.length * stretchesOf(held.firstDay, held.lastDay).length;
     // Dead sets are skipped by lookups, and cleared out once they are half of what is held.
     if (this.#deadReferences * 2 > this.#references) this.#compact();
   }
@@ -350,11 +343,7 @@ export class KeyIndex {
   /** Holds long key `key`'s rows (ordered by day) by degree of latitude. */
   #spread(key: number, rows: KeyRow[]): void {
     const degrees = new Map<number, KeyRow[]>();
-    for (const row of rows) {
-      const degreeRows = degrees.get(row.degree);
-      if (degreeRows === undefined) degrees.set(row.degree, [row]);
-      else degreeRows.push(row);
-    }
+    for (const row of rows) listIn(degrees, row.degree).push(row);
     this.#byKey.delete(key);
     this.#byDegree.set(key, degrees);
   }
@@ -390,6 +379,18 @@ function firstFrom(rows: KeyRow[], day: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/** Puts `row` among `rows` (ordered by day), after those of its day. */
+function putInPlace(rows: KeyRow[], row: KeyRow): void {
+  rows.splice(firstFrom(rows, row.day + 1), 0, row);
+}
+
+/** The rows `lists` holds under `key`: a new list held there when it holds none. */
+function listIn<K>(lists: Map<K, KeyRow[]>, key: K): KeyRow[] {
+  let rows = lists.get(key);
+  if (rows === undefined) lists.set(key, rows = []);
+  return rows;
 }
 
 /**
