@@ -18,7 +18,7 @@
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
  *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy] [--explain]
- *     [--years 1] [--after-commit yes|no] [--keys memory|table]
+ *     [--years 1] [--after-commit yes|no] [--keys memory|table] [--through database|http]
  *
  * --years N: the loaded events are spread over N years (52 weeks each) up to the timed ones' year,
  * as a service holding N years of listings; the default puts them all in the timed batches' year,
@@ -26,6 +26,12 @@
  *
  * --keys table (PGlite): the lookup keys in event_lookup_keys, as on PostgreSQL, instead of the
  * embedded database's in-memory index (server/db/key-index.ts), to compare the two.
+ *
+ * --through http: the timed batches are pushed to the server's HTTP API as contributors push them
+ * (scripts/support/duplicate-bench-http.ts), with two trusted keys, to the service opened on the
+ * loaded database, as it runs and with its detection step left out: what detection costs the
+ * ingestion a contributor sees, request parsing, validation and the rest of a push included. Only
+ * the rates and CPU times are printed then.
  *
  * --explain (PostgreSQL): at the end, prints the plan of the statement that stores a batch's keys
  * and finds its candidates, with the time and buffers of each step (EXPLAIN ANALYZE, rolled back).
@@ -36,7 +42,7 @@ import type { EventRecord } from "../shared/event-schema.ts";
 import { upsertEvents, type Writer } from "../server/db/events.ts";
 import { detectDuplicates, type DetectionTimings } from "../server/duplicates/detect-duplicates.ts";
 import { DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
-import { openDatabase } from "../server/db/connect.ts";
+import { type Database, openDatabase } from "../server/db/connect.ts";
 import { vacuumEmbedded } from "../server/db/embedded-vacuum.ts";
 import { KeyIndex, SESSION_SETTING } from "../server/db/key-index.ts";
 import { listEvents } from "../server/db/event-reads.ts";
@@ -50,6 +56,7 @@ import {
   relisting,
 } from "./support/duplicate-bench-events.ts";
 import { cpuMilliseconds } from "./support/duplicate-bench-cpu.ts";
+import { type HttpPushers, openHttpPushers } from "./support/duplicate-bench-http.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -63,6 +70,7 @@ const { values } = parseArgs({
     years: { type: "string", default: "1" },
     "after-commit": { type: "string" },
     keys: { type: "string", default: "memory" },
+    through: { type: "string", default: "database" },
   },
 });
 const size = Number(values.size);
@@ -79,6 +87,17 @@ if (values.keys !== "memory" && values.keys !== "table") {
 const afterCommit = values["after-commit"] === undefined
   ? kind === "postgres"
   : values["after-commit"] === "yes";
+if (values.through !== "database" && values.through !== "http") {
+  throw new Error(
+    `Cannot run: --through is database or http, not ${JSON.stringify(values.through)}`,
+  );
+}
+const http = values.through === "http";
+if (http && (values["after-commit"] !== undefined || values.keys !== "memory")) {
+  throw new Error(
+    "Cannot run: --through http runs the server as it is: no --after-commit or --keys",
+  );
+}
 const years = Number(values.years);
 if (!Number.isInteger(years) || years < 1) {
   throw new Error(`Cannot run: --years is a whole number of at least 1, not ${values.years}`);
@@ -238,7 +257,8 @@ async function timeKeyIndexBuild(sql: Sql) {
 
 const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 const location = await createTestDatabase(kind);
-const db = await openDatabase(location);
+let db: Database | null = await openDatabase(location);
+let pushers: HttpPushers | null = null;
 if (values.keys === "table") await db.sql`SELECT set_config(${SESSION_SETTING}, '', false)`;
 try {
   const writers = [
@@ -275,12 +295,26 @@ try {
       `${loadSeconds} s, then vacuumed and analysed in ` +
       `${upkeep} s; load ${load()}`,
   );
+  if (http) {
+    // The service opens the database itself (the embedded one takes one opener at a time).
+    await db.close();
+    db = null;
+    pushers = await openHttpPushers(location);
+  }
+  const sql = pushers?.sql ?? db!.sql;
   const rate = { on: [] as number[], off: [] as number[], pushedOn: [] as number[] };
   // CPU milliseconds per batch, both ways: what the work took whatever else the cores ran.
   const cpu = { on: [] as number[], off: [] as number[] };
   const timings: DetectionTimings = {};
-  const detector = new DuplicateDetector(db.sql, { timings, afterCommit });
+  const detector = new DuplicateDetector(sql, { timings, afterCommit });
   let next = 10_000_000;
+  if (pushers !== null) {
+    // Untimed: each key's first batch both ways, and on PGlite the service's key index built.
+    for (const detect of [true, false]) {
+      await pushers.pushAll([...batchesFrom(next, 2, 100)], detect);
+      next += 200;
+    }
+  }
   // Each round's batches, kept to be pushed again a day later (below).
   const pushed: { detect: boolean; work: Work }[] = [];
   for (let r = 0; r < rounds; r++) {
@@ -290,10 +324,12 @@ try {
       const work = [...batchesFrom(next, batches, 100)];
       pushed.push({ detect, work });
       next += batches * 100;
-      const cpuBefore = await cpuMilliseconds(db.sql, kind);
-      const took = await storeAll(db.sql, writers, work, detect ? detector : "off");
+      const cpuBefore = await cpuMilliseconds(sql, kind);
+      const took = pushers !== null
+        ? await pushers.pushAll(work, detect)
+        : await storeAll(sql, writers, work, detect ? detector : "off");
       const perSecond = (batches * 100) / (took.detected / 1000);
-      const cpuPerBatch = (await cpuMilliseconds(db.sql, kind) - cpuBefore) / batches;
+      const cpuPerBatch = (await cpuMilliseconds(sql, kind) - cpuBefore) / batches;
       rate[detect ? "on" : "off"].push(perSecond);
       if (detect) rate.pushedOn.push((batches * 100) / (took.pushed / 1000));
       cpu[detect ? "on" : "off"].push(cpuPerBatch);
@@ -304,51 +340,56 @@ try {
       );
     }
   }
-  // Timings add up per detection transaction, which may take several batches: per pushed batch.
-  const timedBatches = rounds * batches;
-  const counts = ["batches", "candidates", "events", "keys stored", "keys looked up"];
-  const perBatch = Object.entries(timings).filter(([k]) => !counts.includes(k))
-    .map(([k, v]) => `${k} ${(v / timedBatches).toFixed(1)}`);
-  console.log(
-    `detection per pushed batch (ms): ${perBatch.join(", ")}; detection transactions ` +
-      `${timings.batches}; candidate pairs ${(timings.candidates / timedBatches).toFixed(0)}; ` +
-      `per event: key rows ` +
-      `${(timings["keys stored"] / timings.events).toFixed(2)}, lookups ` +
-      `${(timings["keys looked up"] / timings.events).toFixed(2)}`,
-  );
-  // The same listings a day later: each changed listing's key rows are all rewritten (its days
-  // changed), its links replaced and its group re-formed.
-  const moved: Record<string, number[]> = { on: [], off: [] };
-  const movedTimings: DetectionTimings = {};
-  const movedDetector = new DuplicateDetector(db.sql, { timings: movedTimings, afterCommit });
-  const dayLater = (e: EventRecord) => shiftedDays(e, 1);
-  for (const { detect, work } of pushed) {
-    const later: Work = work.map(([who, batch]) => [who, batch.map(dayLater)]);
-    const took = await storeAll(db.sql, writers, later, detect ? movedDetector : "off");
-    moved[detect ? "on" : "off"].push((work.length * 100) / (took.detected / 1000));
-  }
-  await Promise.all([detector.stop(), movedDetector.stop()]);
-  const movedMedian = (k: string) => [...moved[k]].sort((a, b) => a - b)[moved[k].length >> 1];
-  console.log(
-    `the same listings a day later: detection off ${movedMedian("off").toFixed(0)} events/s, on ` +
-      `${movedMedian("on").toFixed(0)} events/s (cost ` +
-      `${((1 - movedMedian("on") / movedMedian("off")) * 100).toFixed(1)}%); detection per ` +
-      `pushed batch (ms): ${
-        Object.entries(movedTimings).filter(([k]) => !counts.includes(k))
-          .map(([k, v]) => `${k} ${(v / timedBatches).toFixed(1)}`).join(", ")
-      }; load ${load()}`,
-  );
-  await timeListings(db.sql);
-  if (kind === "pglite" && values.keys !== "table") await timeKeyIndexBuild(db.sql);
-  if (values.explain && location.databaseUrl) {
-    await explainCandidates(location.databaseUrl, writers, benchEvents(next, 100, mix));
+  // In the database only: through HTTP, the service's own detector runs without timings.
+  if (pushers === null) {
+    // Timings add up per detection transaction, which may take several batches: per pushed batch.
+    const timedBatches = rounds * batches;
+    const counts = ["batches", "candidates", "events", "keys stored", "keys looked up"];
+    const perBatch = Object.entries(timings).filter(([k]) => !counts.includes(k))
+      .map(([k, v]) => `${k} ${(v / timedBatches).toFixed(1)}`);
+    console.log(
+      `detection per pushed batch (ms): ${perBatch.join(", ")}; detection transactions ` +
+        `${timings.batches}; candidate pairs ${(timings.candidates / timedBatches).toFixed(0)}; ` +
+        `per event: key rows ` +
+        `${(timings["keys stored"] / timings.events).toFixed(2)}, lookups ` +
+        `${(timings["keys looked up"] / timings.events).toFixed(2)}`,
+    );
+    // The same listings a day later: each changed listing's key rows are all rewritten (its days
+    // changed), its links replaced and its group re-formed.
+    const moved: Record<string, number[]> = { on: [], off: [] };
+    const movedTimings: DetectionTimings = {};
+    const movedDetector = new DuplicateDetector(sql, { timings: movedTimings, afterCommit });
+    const dayLater = (e: EventRecord) => shiftedDays(e, 1);
+    for (const { detect, work } of pushed) {
+      const later: Work = work.map(([who, batch]) => [who, batch.map(dayLater)]);
+      const took = await storeAll(sql, writers, later, detect ? movedDetector : "off");
+      moved[detect ? "on" : "off"].push((work.length * 100) / (took.detected / 1000));
+    }
+    await Promise.all([detector.stop(), movedDetector.stop()]);
+    const movedMedian = (k: string) => [...moved[k]].sort((a, b) => a - b)[moved[k].length >> 1];
+    console.log(
+      `the same listings a day later: detection off ${
+        movedMedian("off").toFixed(0)
+      } events/s, on ` +
+        `${movedMedian("on").toFixed(0)} events/s (cost ` +
+        `${((1 - movedMedian("on") / movedMedian("off")) * 100).toFixed(1)}%); detection per ` +
+        `pushed batch (ms): ${
+          Object.entries(movedTimings).filter(([k]) => !counts.includes(k))
+            .map(([k, v]) => `${k} ${(v / timedBatches).toFixed(1)}`).join(", ")
+        }; load ${load()}`,
+    );
+    await timeListings(sql);
+    if (kind === "pglite" && values.keys !== "table") await timeKeyIndexBuild(sql);
+    if (values.explain && location.databaseUrl) {
+      await explainCandidates(location.databaseUrl, writers, benchEvents(next, 100, mix));
+    }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const on = median(rate.on);
   const off = median(rate.off);
   console.log(
-    `\n${kind}${
-      kind === "pglite" ? ` (keys in ${values.keys})` : ""
+    `\n${kind}${kind === "pglite" ? ` (keys in ${values.keys})` : ""}${
+      http ? ", through HTTP" : ""
     }, ${mix} mix, ${size} events, detection ${
       afterCommit ? "after commit" : "in the batch's transaction"
     }: detection off ${off.toFixed(0)} events/s, on ` +
@@ -378,6 +419,7 @@ try {
       `the throughput the CPU allows`,
   );
 } finally {
-  await db.close();
+  await pushers?.close();
+  await db?.close();
   await location.drop();
 }
