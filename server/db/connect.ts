@@ -1,11 +1,10 @@
 /**
  * Opens the database: a real PostgreSQL server when a URL is given, otherwise an embedded PGlite
- * served on a loopback socket, so that postgres.js is the one driver and there is one SQL path.
+ * on a thread of its own, served on a loopback socket (embedded-thread.ts), so that postgres.js is
+ * the one driver and there is one SQL path.
  */
 import postgres, { type Sql } from "postgres";
-import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { EmbeddedThread } from "./embedded-thread.ts";
 import { ConfigError } from "../config.ts";
 import { connectFailureMessage } from "./connection-errors.ts";
 import { guardDatabaseDriver } from "./driver-guard.ts";
@@ -75,17 +74,15 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     );
   }
   const lock = await lockDataDir(dataDir);
-  let pglite: PGlite;
+  let thread: EmbeddedThread;
   try {
-    pglite = await PGlite.create(dataDir, { extensions: { vector } });
+    thread = await EmbeddedThread.open(dataDir);
   } catch (err) {
     lock.close();
     throw err;
   }
-  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0 });
-  await server.start();
   // PGlite is a single session: one connection keeps transactions from interleaving.
-  const sql = postgres(`postgres://postgres@${server.getServerConn()}/postgres`, {
+  const sql = postgres(`postgres://postgres@${thread.conn}/postgres`, {
     ...DRIVER_OPTIONS,
     max: 1,
     prepare: true,
@@ -98,11 +95,10 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     sql,
     kind: "pglite",
     poolSize: 1,
-    snapshot: () => snapshotEmbedded(sql, pglite),
+    snapshot: () => snapshotEmbedded(sql, thread),
     close: async () => {
       await sql.end({ timeout: 5 });
-      await server.stop();
-      await pglite.close();
+      await thread.close();
       keys.close();
       lock.close();
     },
@@ -142,7 +138,7 @@ async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
  * crash at that instant would leave: committed transactions are in the WAL, and one caught open is
  * rolled back by recovery when the copy is opened. The checkpoint first keeps that WAL short.
  */
-async function snapshotEmbedded(sql: Sql, pglite: PGlite): Promise<Blob> {
+async function snapshotEmbedded(sql: Sql, thread: EmbeddedThread): Promise<Blob> {
   await sql`CHECKPOINT`;
-  return await pglite.dumpDataDir("none");
+  return await thread.snapshot();
 }
