@@ -1,6 +1,6 @@
 /**
  * The embedded database's lookup keys, held in this process's memory instead of in
- * event_lookup_keys. On PGlite every statement runs on the server's one thread, and each row costs
+ * event_lookup_keys. On PGlite every statement runs on one thread, and each row costs
  * it about 10 µs: writing a batch's 650 key rows and reading its 650 keys were two thirds of
  * detection's time. The process holds the data directory alone (connect.ts locks it), so it sees
  * every key set written; the sets themselves stay in event_key_sets, and the index is built from

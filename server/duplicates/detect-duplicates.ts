@@ -60,7 +60,8 @@ function stepTimer(timings: DetectionTimings | undefined): (name: string) => voi
   };
 }
 
-const sameSet = (a: KeySet | undefined, b: KeySet) =>
+/** Whether stored set `a` names every key of `b`, for the same matched fields. */
+export const sameSet = (a: KeySet | undefined, b: KeySet) =>
   a !== undefined && a.fingerprint === b.fingerprint && a.keys.length === b.keys.length &&
   b.keys.every((k) => a.keys.includes(k));
 
@@ -101,7 +102,11 @@ export interface DetectionOptions {
 
 /** A comparison made before the lock: what it found, if still good under the lock `keys`. */
 export interface PriorMatches {
-  matchesFor(written: WrittenBatch, keys: SessionKeys): BatchMatches | null;
+  matchesFor(
+    written: WrittenBatch,
+    keys: SessionKeys,
+    stored: Map<string, KeySet>,
+  ): BatchMatches | null;
 }
 
 /**
@@ -121,8 +126,10 @@ export async function detectDuplicates(
   // plans: lockDuplicates).
   const keys = await lockDuplicates(sql);
   step("lock");
-  const early = keys === null ? null : o.early?.matchesFor(batch, keys) ?? null;
-  const matches = early ?? await matchBatch(sql, keys?.index ?? null, batch, o, step);
+  // A changed listing's stored set: one whose matched fields are as they were keeps its links.
+  const stored = await keySetsOf(sql, batch.changed.filter((w) => !w.inserted).map((w) => w.id));
+  const early = keys === null ? null : o.early?.matchesFor(batch, keys, stored) ?? null;
+  const matches = early ?? await matchBatch(sql, keys?.index ?? null, batch, stored, o, step);
   await writeMatches(sql, keys, matches, o, step);
   return keys;
 }
@@ -142,15 +149,17 @@ export interface BatchMatches {
 
 /**
  * The first half of detection: each written listing's keys, the candidates they find and the
- * matcher's verdicts. On PostgreSQL it also stores the batch's key rows, in the statement that
+ * matcher's verdicts (a changed listing's `stored` set, when it names the same keys for the same
+ * matched fields, keeps it out of the comparison). On PostgreSQL it also stores the batch's key rows, in the statement that
  * looks up its candidates, so it runs under the duplicates lock. With the embedded database's key
- * index (`index`) it writes nothing, and may run before the lock (DuplicateDetector), as long as
+ * index (`index`) it writes nothing, and may run before the lock (early-comparison.ts), as long as
  * the index does not change before writeMatches.
  */
 export async function matchBatch(
   sql: Sql,
   index: KeyIndex | null,
   batch: WrittenBatch,
+  stored: Map<string, KeySet>,
   o: DetectionOptions = {},
   step = stepTimer(o.timings),
 ): Promise<BatchMatches> {
@@ -165,9 +174,8 @@ export async function matchBatch(
       ...w,
       set: { fingerprint: factsFingerprint(w.facts), keys: storedKeys(w.facts) },
     }));
-  const before = await keySetsOf(sql, written.filter((w) => !w.inserted).map((w) => w.facts.id));
   const unchanged = (w: { facts: MatchFacts; set: KeySet }) =>
-    !o.recompare && sameSet(before.get(w.facts.id), w.set);
+    !o.recompare && sameSet(stored.get(w.facts.id), w.set);
   const kept = written.filter(unchanged).map((w) => w.facts.id);
   const fresh = written.filter((w) => !unchanged(w));
   step("facts and keys");

@@ -7,20 +7,23 @@
  *
  * The events have no ids yet, so the comparison names them by stand-ins, replaced by their ids once
  * the upsert returns them. It is used only where it is what detection in the transaction would
- * find: every event of the batch was new (a changed listing is first compared with its stored set,
- * which the comparison does not know), and the index did not move between the comparison and the
- * lock (KeyIndex.version: another batch's sets, a settled outcome, a pruning). Else the batch is
- * compared again under the lock, as before.
+ * find: every event of the batch was written (none an identical re-send, none another
+ * contributor's), none was changed only in fields the matcher does not read (detection keeps such
+ * a listing's links, which the comparison would replace), and the index did not move between the
+ * comparison and the lock (KeyIndex.version: another batch's sets, a settled outcome, a pruning).
+ * Else the batch is compared again under the lock, as before.
  */
 import type { Sql } from "postgres";
 import type { EventRecord } from "../../shared/event-schema.ts";
 import type { SessionKeys } from "../db/duplicate-links.ts";
 import type { KeyIndex } from "../db/key-index.ts";
+import type { KeySet } from "../db/match-keys.ts";
 import {
   type BatchMatches,
   type DetectionTimings,
   matchBatch,
   type PriorMatches,
+  sameSet,
   type WrittenBatch,
 } from "./detect-duplicates.ts";
 
@@ -66,7 +69,10 @@ export class EarlyComparison implements PriorMatches {
     await nextTurn();
     const version = index.version;
     try {
-      this.#matches = await matchBatch(this.#sql, index, this.#batch, { timings: this.#timings });
+      const batch = this.#batch;
+      this.#matches = await matchBatch(this.#sql, index, batch, new Map(), {
+        timings: this.#timings,
+      });
       this.#version = version;
     } catch {
       // Detection under the lock meets the same failure, and deals with it.
@@ -81,32 +87,44 @@ export class EarlyComparison implements PriorMatches {
 
   /**
    * What the comparison found, with the events' ids, for `written` (what the upsert inserted or
-   * changed), under the lock `keys`; null where detection must compare again (see above).
+   * changed), under the lock `keys`, given the changed listings' `stored` sets; null where
+   * detection must compare again (see above).
    */
-  matchesFor(written: WrittenBatch, keys: SessionKeys): BatchMatches | null {
+  matchesFor(
+    written: WrittenBatch,
+    keys: SessionKeys,
+    stored: Map<string, KeySet>,
+  ): BatchMatches | null {
     const m = this.#matches;
     if (m === null || keys.index !== this.#index || keys.index.version !== this.#version) {
       return null;
     }
     const stood = new Map(this.#batch.changed.map((w) => [w.event, w.id]));
     if (written.changed.length !== stood.size) return null;
+    const sets = new Map(m.sets?.changes.map((s) => [s.event_id, s]));
     const ids = new Map<string, string>();
+    const replacing: string[] = [];
     for (const w of written.changed) {
       const standIn = stood.get(w.event as EventRecord);
-      if (!w.inserted || standIn === undefined) return null;
+      if (standIn === undefined) return null;
       ids.set(standIn, w.id);
+      const set = sets.get(standIn);
+      if (w.inserted || set === undefined) continue;
+      if (sameSet(stored.get(w.id), set)) return null;
+      replacing.push(w.id);
     }
     // A candidate found in the index keeps its own id.
     const id = (x: string) => ids.get(x) ?? x;
     this.#used = true;
     return {
       ...m,
+      replacing,
       links: m.links.map(({ a, b, score }) => {
         const [x, y] = [id(a), id(b)];
         return x < y ? { a: x, b: y, score } : { a: y, b: x, score };
       }),
       sets: m.sets && {
-        ...m.sets,
+        allNew: replacing.length === 0,
         changes: m.sets.changes.map((s) => ({ ...s, event_id: id(s.event_id) })),
         indexed: m.sets.indexed.map((s) => ({
           ...s,
