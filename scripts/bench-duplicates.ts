@@ -142,19 +142,14 @@ type Detection = "off" | DuplicateDetector;
 async function store(sql: Sql, writer: Writer, events: EventRecord[], detection: Detection) {
   // As ingest-batch.ts: a batch waits while detection is too far behind.
   if (detection !== "off") await detection.roomToQueue();
-  const { batch, detected } = await sql.begin(async (transaction) => {
+  const batch = await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
-    const early = detection === "off"
-      ? null
-      : detection.beforeStoring(writer.contributorId, events);
-    const outcome = await upsertEvents(tx, writer, events, early ? () => early.run() : undefined);
+    const outcome = await upsertEvents(tx, writer, events);
     const written = { contributorId: writer.contributorId, changed: outcome.changed };
-    return {
-      batch: written,
-      detected: detection === "off" ? {} : await detection.inBatch(tx, written, early),
-    };
+    if (detection !== "off") await detection.inBatch(tx, written);
+    return written;
   });
-  if (detection !== "off") detection.committed(batch, detected);
+  if (detection !== "off") detection.committed(batch);
 }
 
 /** Stores `work` in order; with a detector, until every batch's events are detected. */

@@ -1,10 +1,11 @@
 /**
  * Opens the database: a real PostgreSQL server when a URL is given, otherwise an embedded PGlite
- * on a thread of its own, served on a loopback socket (embedded-thread.ts), so that postgres.js is
- * the one driver and there is one SQL path.
+ * served on a loopback socket, so that postgres.js is the one driver and there is one SQL path.
  */
 import postgres, { type Sql } from "postgres";
-import { EmbeddedThread } from "./embedded-thread.ts";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { ConfigError } from "../config.ts";
 import { connectFailureMessage } from "./connection-errors.ts";
 import { guardDatabaseDriver } from "./driver-guard.ts";
@@ -74,15 +75,17 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     );
   }
   const lock = await lockDataDir(dataDir);
-  let thread: EmbeddedThread;
+  let pglite: PGlite;
   try {
-    thread = await EmbeddedThread.open(dataDir);
+    pglite = await PGlite.create(dataDir, { extensions: { vector } });
   } catch (err) {
     lock.close();
     throw err;
   }
+  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0 });
+  await server.start();
   // PGlite is a single session: one connection keeps transactions from interleaving.
-  const sql = postgres(`postgres://postgres@${thread.conn}/postgres`, {
+  const sql = postgres(`postgres://postgres@${server.getServerConn()}/postgres`, {
     ...DRIVER_OPTIONS,
     max: 1,
     prepare: true,
@@ -95,10 +98,11 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     sql,
     kind: "pglite",
     poolSize: 1,
-    snapshot: () => snapshotEmbedded(sql, thread),
+    snapshot: () => snapshotEmbedded(sql, pglite),
     close: async () => {
       await sql.end({ timeout: 5 });
-      await thread.close();
+      await server.stop();
+      await pglite.close();
       keys.close();
       lock.close();
     },
@@ -138,7 +142,7 @@ async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
  * crash at that instant would leave: committed transactions are in the WAL, and one caught open is
  * rolled back by recovery when the copy is opened. The checkpoint first keeps that WAL short.
  */
-async function snapshotEmbedded(sql: Sql, thread: EmbeddedThread): Promise<Blob> {
+async function snapshotEmbedded(sql: Sql, pglite: PGlite): Promise<Blob> {
   await sql`CHECKPOINT`;
-  return await thread.snapshot();
+  return await pglite.dumpDataDir("none");
 }

@@ -35,14 +35,12 @@ const pairKey = (e: { external_id: string; platform: string }): PairKey =>
  * Upserts a validated batch by (external_id, platform) in two set-based statements. Items apply
  * in order: the last occurrence of a pair is what is stored, the first counts as inserted when the
  * pair is new. Pairs owned by another contributor are left alone and reported. Call it inside a
- * transaction so the batch is all or nothing. `whileStoring` runs once the insert is sent, while the
- * database works on it (duplicate detection's comparison, server/duplicates/early-comparison.ts).
+ * transaction so the batch is all or nothing.
  */
 export async function upsertEvents(
   sql: Sql,
   writer: Writer,
   events: EventRecord[],
-  whileStoring?: () => Promise<void>,
 ): Promise<UpsertOutcome> {
   const lastByPair = new Map<PairKey, EventRecord>();
   for (const e of events) lastByPair.set(pairKey(e), e);
@@ -52,7 +50,7 @@ export async function upsertEvents(
     unique.map(async ([, e]) => ({ ...e, content_hash: await contentHash(e) })),
   );
 
-  const insert = sql<
+  const written = await sql<
     { id: string; external_id: string; platform: string; inserted: boolean }[]
   >`
     INSERT INTO events AS e (
@@ -105,9 +103,6 @@ export async function upsertEvents(
     WHERE e.contributor_id = EXCLUDED.contributor_id
       AND (e.content_hash <> EXCLUDED.content_hash OR e.last_key_id <> EXCLUDED.last_key_id)
     RETURNING e.id, e.external_id, e.platform, (xmax = 0) AS inserted`;
-  // The driver sends a statement when it is first awaited: sent, then the work beside it.
-  const storing = insert.then((rows) => rows);
-  const [written] = await Promise.all([storing, whileStoring?.()]);
 
   const outcome = new Map<PairKey, { id: string; inserted: boolean } | "foreign">();
   for (const w of written) outcome.set(pairKey(w), { id: w.id, inserted: w.inserted });

@@ -9,9 +9,8 @@
  * transaction leaves it) is read from the database. The batch's sets are written with its links,
  * in one statement.
  */
-import type { Sql } from "postgres";
-import { lockDuplicates } from "./duplicate-links.ts";
-import type { IndexedSet, KeyIndex } from "./key-index.ts";
+import type { PendingQuery, Row, Sql } from "postgres";
+import { lockDuplicates, type SessionKeys } from "./duplicate-links.ts";
 import {
   type CandidateRow,
   CANDIDATES_PER_PROBE,
@@ -22,6 +21,7 @@ import {
   type Probe,
   probeTable,
   rankedCandidates,
+  writeSets,
 } from "./match-keys.ts";
 import { degreeOf } from "./key-rows.ts";
 
@@ -34,21 +34,23 @@ interface Found {
 
 /**
  * Pairs (probe, candidate) of events that might be the same, as storeKeysAndFindCandidates finds
- * them with event_lookup_keys, and the sets `sets` as the index holds them, for writeMatches to
- * hold and store (`rows`: what detection reads of each set's event, as the batch wrote it). Reads
- * the database only for listings whose set waits to be settled, and to build the index at its
- * first use: under the duplicates lock, that is, unless the index is built and holds no such set.
+ * them with event_lookup_keys, and the write of the key sets `sets` to event_key_sets, to send
+ * with the batch's next statement (the index holds them already, unsettled until the next lock
+ * learns that this transaction committed). `rows`: what detection reads of each set's event, as
+ * the batch wrote it. Run under the duplicates lock, with the session's keys it returned.
  */
 export async function findIndexedCandidates(
   sql: Sql,
-  index: KeyIndex,
+  keys: SessionKeys,
   o: {
     contributorId: string;
     sets: KeySetChange[];
     probes: Probe[];
+    allNew: boolean;
     rows: Map<string, MatchRow>;
   },
-): Promise<{ pairs: { probe: string; candidate: MatchRow }[]; indexed: IndexedSet[] }> {
+): Promise<{ pairs: { probe: string; candidate: MatchRow }[]; setsWrite: PendingQuery<Row[]> }> {
+  const { index } = keys;
   if (!index.built) {
     // Rows written while the keys were kept in the table: never read again, so they go.
     await sql`TRUNCATE event_lookup_keys`;
@@ -98,17 +100,20 @@ export async function findIndexedCandidates(
     }
   }
   const platforms = new Map(o.probes.map((p) => [p.id, p.platform]));
-  const indexed = o.sets.map((s) => ({
-    eventId: s.event_id,
-    keys: s.keys,
-    firstDay: s.firstDay,
-    lastDay: s.lastDay,
-    degree: degreeOf(s.latitude),
-    owner: o.contributorId,
-    platform: platforms.get(s.event_id)!,
-    row: o.rows.get(s.event_id)!,
-  }));
-  return { pairs: rankCandidates(found), indexed };
+  index.write(
+    o.sets.map((s) => ({
+      eventId: s.event_id,
+      keys: s.keys,
+      firstDay: s.firstDay,
+      lastDay: s.lastDay,
+      degree: degreeOf(s.latitude),
+      owner: o.contributorId,
+      platform: platforms.get(s.event_id)!,
+      row: o.rows.get(s.event_id)!,
+    })),
+    keys.xid,
+  );
+  return { pairs: rankCandidates(found), setsWrite: writeSets(sql, o.sets, { allNew: o.allNew }) };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The embedded database's lookup keys, held in this process's memory instead of in
- * event_lookup_keys. On PGlite every statement runs on one thread, and each row costs
+ * event_lookup_keys. On PGlite every statement runs on the server's one thread, and each row costs
  * it about 10 µs: writing a batch's 650 key rows and reading its 650 keys were two thirds of
  * detection's time. The process holds the data directory alone (connect.ts locks it), so it sees
  * every key set written; the sets themselves stay in event_key_sets, and the index is built from
@@ -92,15 +92,6 @@ export class KeyIndex {
   #references = 0;
   #deadReferences = 0;
   #built = false;
-  #version = 0;
-
-  /**
-   * Moves whenever what the index holds changes: a lookup made before the duplicates lock is still
-   * good under it while this is as it was (server/duplicates/early-comparison.ts).
-   */
-  get version(): number {
-    return this.#version;
-  }
 
   /** Whether the index holds the stored sets (see `build`). */
   get built(): boolean {
@@ -158,7 +149,6 @@ export class KeyIndex {
       if (rows.length >= LONG_KEY) this.#spread(key, rows);
     }
     this.#built = true;
-    this.#version++;
   }
 
   /**
@@ -252,7 +242,6 @@ export class KeyIndex {
    */
   settle(status: Map<string, string | null>): void {
     for (const [eventId, written] of this.#unsettled) {
-      if (written.some((u) => status.get(u.xid) !== "in progress")) this.#version++;
       const still = written.filter((u) => {
         // A status PostgreSQL no longer knows (null) is of a transaction long over: kept, as a
         // set held wrongly only costs a hit the statement then drops.
@@ -267,18 +256,8 @@ export class KeyIndex {
     }
   }
 
-  /**
-   * Learns that transaction `xid` committed, when no other transaction's sets wait to be settled
-   * (else the next lock learns every outcome, in order).
-   */
-  committed(xid: string): void {
-    const awaited = this.unsettled;
-    if (awaited.length === 1 && awaited[0] === xid) this.settle(new Map([[xid, "committed"]]));
-  }
-
   /** Sets written by transaction `xid` (its outcome unknown): each held beside the stored one. */
   write(sets: IndexedSet[], xid: string): void {
-    this.#version++;
     for (const s of sets) {
       const written = { xid, set: this.#hold(s) };
       const before = this.#unsettled.get(s.eventId);
@@ -289,7 +268,6 @@ export class KeyIndex {
 
   /** Forgets listings whose set is gone from the database (deleted events). */
   forget(eventIds: string[]): void {
-    this.#version++;
     for (const id of eventIds) {
       const stored = this.#stored.get(id);
       if (stored !== undefined) this.#kill(stored);

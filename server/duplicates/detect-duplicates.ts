@@ -4,22 +4,14 @@
  * replaced, and the groups around it re-formed. Operators' decisions are links detection never
  * replaces, so they outlast re-pushes.
  */
-import type { PendingQuery, Row, Sql } from "postgres";
-import {
-  groupedAmong,
-  lockDuplicates,
-  replaceDetectedLinks,
-  type SessionKeys,
-} from "../db/duplicate-links.ts";
+import type { Sql } from "postgres";
+import { groupedAmong, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
 import {
   type KeySet,
-  type KeySetChange,
   keySetsOf,
   type MatchRow,
   storeKeysAndFindCandidates,
-  writeSets,
 } from "../db/match-keys.ts";
-import type { IndexedSet, KeyIndex } from "../db/key-index.ts";
 import { findIndexedCandidates } from "../db/indexed-candidates.ts";
 import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
 import {
@@ -60,8 +52,7 @@ function stepTimer(timings: DetectionTimings | undefined): (name: string) => voi
   };
 }
 
-/** Whether stored set `a` names every key of `b`, for the same matched fields. */
-export const sameSet = (a: KeySet | undefined, b: KeySet) =>
+const sameSet = (a: KeySet | undefined, b: KeySet) =>
   a !== undefined && a.fingerprint === b.fingerprint && a.keys.length === b.keys.length &&
   b.keys.every((k) => a.keys.includes(k));
 
@@ -96,73 +87,24 @@ export interface DetectionOptions {
    * and a changed one an outdated one; the embedding worker detects again once it has one.
    */
   vectors?: boolean;
-  /** The batch compared while it was stored, used when still good (early-comparison.ts). */
-  early?: PriorMatches | null;
-}
-
-/** A comparison made before the lock: what it found, if still good under the lock `keys`. */
-export interface PriorMatches {
-  matchesFor(
-    written: WrittenBatch,
-    keys: SessionKeys,
-    stored: Map<string, KeySet>,
-  ): BatchMatches | null;
 }
 
 /**
  * Finds the duplicates of the events a batch inserted or changed and regroups them. A new event
  * has no keys, links or group yet; a changed one whose matched fields are as they were (its
  * stored keys name them all) keeps its keys and links, and only its group's canonical choice is
- * looked at again (unless `recompare`). Returns the session's key index and the transaction's id
- * (the embedded database's), as the lock named them.
+ * looked at again (unless `recompare`).
  */
 export async function detectDuplicates(
   sql: Sql,
   batch: WrittenBatch,
   o: DetectionOptions = {},
-): Promise<SessionKeys | null> {
+): Promise<void> {
   const step = stepTimer(o.timings);
   // First, so that every statement below runs under it (and, on the embedded database, on generic
   // plans: lockDuplicates).
   const keys = await lockDuplicates(sql);
   step("lock");
-  // A changed listing's stored set: one whose matched fields are as they were keeps its links.
-  const stored = await keySetsOf(sql, batch.changed.filter((w) => !w.inserted).map((w) => w.id));
-  const early = keys === null ? null : o.early?.matchesFor(batch, keys, stored) ?? null;
-  const matches = early ?? await matchBatch(sql, keys?.index ?? null, batch, stored, o, step);
-  await writeMatches(sql, keys, matches, o, step);
-  return keys;
-}
-
-/** What detection made of a batch before it writes its links and groups (matchBatch). */
-export interface BatchMatches {
-  /** Listings whose matched fields are as they were: only their groups are looked at again. */
-  kept: string[];
-  /** Changed listings compared again: their detected links are replaced. */
-  replacing: string[];
-  links: { a: string; b: string; score: number }[];
-  /** On the embedded database, the batch's new key sets, to store and to hold in its index. */
-  sets?: { changes: KeySetChange[]; indexed: IndexedSet[]; allNew: boolean };
-  /** What the benchmark counts. */
-  counts: { candidates: number; keysStored: number; keysLookedUp: number; events: number };
-}
-
-/**
- * The first half of detection: each written listing's keys, the candidates they find and the
- * matcher's verdicts (a changed listing's `stored` set, when it names the same keys for the same
- * matched fields, keeps it out of the comparison). On PostgreSQL it also stores the batch's key rows, in the statement that
- * looks up its candidates, so it runs under the duplicates lock. With the embedded database's key
- * index (`index`) it writes nothing, and may run before the lock (early-comparison.ts), as long as
- * the index does not change before writeMatches.
- */
-export async function matchBatch(
-  sql: Sql,
-  index: KeyIndex | null,
-  batch: WrittenBatch,
-  stored: Map<string, KeySet>,
-  o: DetectionOptions = {},
-  step = stepTimer(o.timings),
-): Promise<BatchMatches> {
   // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
   const written = batch.changed.map((w) => ({
     inserted: w.inserted,
@@ -174,11 +116,19 @@ export async function matchBatch(
       ...w,
       set: { fingerprint: factsFingerprint(w.facts), keys: storedKeys(w.facts) },
     }));
+  const before = await keySetsOf(sql, written.filter((w) => !w.inserted).map((w) => w.facts.id));
   const unchanged = (w: { facts: MatchFacts; set: KeySet }) =>
-    !o.recompare && sameSet(stored.get(w.facts.id), w.set);
+    !o.recompare && sameSet(before.get(w.facts.id), w.set);
   const kept = written.filter(unchanged).map((w) => w.facts.id);
   const fresh = written.filter((w) => !unchanged(w));
   step("facts and keys");
+  if (fresh.length === 0) {
+    // Nothing to compare again; a group's canonical listing may follow the new fields or key.
+    const grouped = await groupedAmong(sql, kept);
+    if (grouped.length > 0) await regroup(sql, grouped);
+    step("regroup");
+    return;
+  }
   const replacing = fresh.filter((w) => !w.inserted).map((w) => w.facts.id);
   const probes = fresh.map((w) => ({
     id: w.facts.id,
@@ -186,13 +136,6 @@ export async function matchBatch(
     keys: probeKeys(w.facts),
     ...candidateBounds(w.facts),
   }));
-  const counts = {
-    candidates: 0,
-    keysStored: fresh.reduce((n, w) => n + w.set.keys.length, 0),
-    keysLookedUp: probes.reduce((n, p) => n + p.keys.length, 0),
-    events: fresh.length,
-  };
-  if (fresh.length === 0) return { kept, replacing, links: [], counts };
   const store = {
     contributorId: batch.contributorId,
     sets: fresh.map((w) => {
@@ -210,9 +153,10 @@ export async function matchBatch(
     probes,
     allNew: replacing.length === 0,
   };
-  const found = index === null
-    ? { pairs: await storeKeysAndFindCandidates(sql, store), indexed: null }
-    : await findIndexedCandidates(sql, index, {
+  // On the embedded database the sets are written with the links, below.
+  const { pairs, setsWrite } = keys === null
+    ? { pairs: await storeKeysAndFindCandidates(sql, store), setsWrite: undefined }
+    : await findIndexedCandidates(sql, keys, {
       ...store,
       rows: new Map(fresh.map((w) => [w.facts.id, matchRowOf(w.facts.id, w.event)])),
     });
@@ -225,66 +169,28 @@ export async function matchBatch(
     : [];
   if (o.vectors) step("vector candidates");
   const links = matchPairs(new Map(fresh.map((w) => [w.facts.id, w.facts])), {
-    found: [...found.pairs, ...near],
+    found: [...pairs, ...near],
     within: pairsWithinBatch(fresh, probes),
     similarity: new Map(near.map((p) => [pairId(p.probe, p.candidate.id), p.similarity])),
   });
   step("match");
-  counts.candidates = found.pairs.length;
-  return {
-    kept,
-    replacing,
-    links,
-    sets: found.indexed === null
-      ? undefined
-      : { changes: store.sets, indexed: found.indexed, allNew: store.allNew },
-    counts,
-  };
-}
-
-/**
- * The second half of detection, under the duplicates lock (`keys`, as lockDuplicates returned
- * them): the batch's key sets stored (on the embedded database, with its links), its listings'
- * detected links replaced, and the groups around them re-formed.
- */
-async function writeMatches(
-  sql: Sql,
-  keys: SessionKeys | null,
-  m: BatchMatches,
-  o: DetectionOptions = {},
-  step = stepTimer(o.timings),
-): Promise<void> {
-  if (m.counts.events === 0) {
-    // Nothing to compare again; a group's canonical listing may follow the new fields or key.
-    const grouped = await groupedAmong(sql, m.kept);
-    if (grouped.length > 0) await regroup(sql, grouped);
-    step("regroup");
-    return;
-  }
-  let setsWrite: PendingQuery<Row[]> | undefined;
-  if (m.sets !== undefined) {
-    if (keys === null) throw new Error("Cannot store key sets: the session names no key index");
-    // Held unsettled until a lock learns that this transaction committed (key-index.ts).
-    keys.index.write(m.sets.indexed, keys.xid);
-    setsWrite = writeSets(sql, m.sets.changes, { allNew: m.sets.allNew });
-  }
-  const { replacing, links } = m;
   const removed = await replaceDetectedLinks(sql, { replacing, links, also: setsWrite });
   step("write links");
   // Most writes touch no group: nothing linked before, nothing now, in no group.
   const seeds = new Set(links.flatMap((l) => [l.a, l.b]));
   const changedBefore = removed > 0 ? replacing : [];
-  const grouped = await groupedAmong(sql, [...replacing, ...m.kept]);
+  const grouped = await groupedAmong(sql, [...replacing, ...kept]);
   const regrouping = new Set([...seeds, ...changedBefore, ...grouped]);
   if (regrouping.size > 0) await regroup(sql, [...regrouping]);
   step("regroup");
   if (o.timings !== undefined) {
-    const add = (name: string, n: number) => o.timings![name] = (o.timings![name] ?? 0) + n;
-    add("candidates", m.counts.candidates);
-    add("keys stored", m.counts.keysStored);
-    add("keys looked up", m.counts.keysLookedUp);
-    add("events", m.counts.events);
-    add("batches", 1);
+    const sets = fresh.map((w) => w.set.keys.length);
+    o.timings["candidates"] = (o.timings["candidates"] ?? 0) + pairs.length;
+    o.timings["keys stored"] = (o.timings["keys stored"] ?? 0) + sets.reduce((a, b) => a + b, 0);
+    o.timings["keys looked up"] = (o.timings["keys looked up"] ?? 0) +
+      probes.reduce((n, p) => n + p.keys.length, 0);
+    o.timings["events"] = (o.timings["events"] ?? 0) + fresh.length;
+    o.timings["batches"] = (o.timings["batches"] ?? 0) + 1;
   }
 }
 

@@ -22,17 +22,14 @@ import { dropQueued, queueForDetection, takeQueued } from "../db/duplicate-queue
 import { isTransientFailure } from "../db/connection-errors.ts";
 import { detectStored } from "./detect-stored.ts";
 import { detectDuplicates, type DetectionTimings, type WrittenBatch } from "./detect-duplicates.ts";
-import { EarlyComparison } from "./early-comparison.ts";
-import type { KeyIndex } from "../db/key-index.ts";
-import type { EventRecord } from "../../shared/event-schema.ts";
 
 /** How a detector runs. */
 export interface DetectorOptions {
   /**
    * Detect a pushed batch after its commit (the default), or in its transaction. After commit
-   * pays where detection can run on other connections (PostgreSQL). The embedded database has one:
-   * there detection after commit only adds the queue's statements and reads the events back, and
-   * a batch is detected in its transaction, compared while it is stored (beforeStoring).
+   * pays where the database works on cores of its own (PostgreSQL); the embedded database runs on
+   * the server's own thread, one statement at a time, so there it only adds the queue's
+   * statements, and a batch is detected in its transaction.
    */
   afterCommit?: boolean;
   /** Queued events taken in one transaction. */
@@ -52,11 +49,6 @@ export interface DetectorOptions {
 
 const MAX_RETRY_MS = 30_000;
 
-/** What detection in a batch's transaction did: the transaction's id, on the embedded database. */
-export interface BatchDetected {
-  xid?: string;
-}
-
 /** Detects queued events in the background; see the module comment. */
 export class DuplicateDetector {
   readonly afterCommit: boolean;
@@ -75,8 +67,6 @@ export class DuplicateDetector {
   #failures = 0;
   #stopped = false;
   #waiters: { upTo: number; resolve: () => void }[] = [];
-  /** The embedded database's key index, once a detection has named it. */
-  #index: KeyIndex | null = null;
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
@@ -89,41 +79,17 @@ export class DuplicateDetector {
   }
 
   /**
-   * Not after commit, on the embedded database (once a detection has named its key index): the
-   * comparison of a batch's `events` to run while they are stored (upsertEvents' `whileStoring`),
-   * for inBatch. Else null.
-   */
-  beforeStoring(contributorId: string, events: EventRecord[]): EarlyComparison | null {
-    if (this.afterCommit || this.#index === null) return null;
-    return new EarlyComparison(this.#sql, this.#index, { contributorId, events }, this.#timings);
-  }
-
-  /**
    * In a pushed batch's transaction, after its upsert: queues what it wrote, or (not after commit)
-   * detects it there, with its comparison made while it was stored, if any. Returns what
-   * `committed` takes.
+   * detects it there.
    */
-  async inBatch(
-    tx: Sql,
-    batch: WrittenBatch,
-    early?: EarlyComparison | null,
-  ): Promise<BatchDetected> {
-    if (this.afterCommit) {
-      await queueForDetection(tx, batch.changed);
-      return {};
-    }
-    const keys = await detectDuplicates(tx, batch, { timings: this.#timings, early });
-    this.#index = keys?.index ?? null;
-    return { xid: keys?.xid };
+  async inBatch(tx: Sql, batch: WrittenBatch): Promise<void> {
+    if (this.afterCommit) await queueForDetection(tx, batch.changed);
+    else await detectDuplicates(tx, batch, { timings: this.#timings });
   }
 
-  /**
-   * After the batch's commit: wakes the detector for what it queued, or tells the key index that
-   * the batch's sets are stored (the next batch is compared while it is stored only then).
-   */
-  committed(batch: WrittenBatch, detected: BatchDetected = {}): void {
+  /** After the batch's commit: wakes the detector for what it queued. */
+  committed(batch: WrittenBatch): void {
     if (this.afterCommit && batch.changed.length > 0) this.wake();
-    if (detected.xid !== undefined) this.#index?.committed(detected.xid);
   }
 
   /**
