@@ -7,7 +7,7 @@ import type { AppDeps } from "../app-env.ts";
 import { deleteEventsOfContributor } from "../db/event-deletes.ts";
 import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { mendGroupsAfterDeletes } from "../duplicates/regroup.ts";
-import { lockDuplicates } from "../db/duplicate-links.ts";
+import { underDuplicatesLock } from "../db/duplicate-links.ts";
 import { cleanUpContributorRows, type CleanUpCounts } from "../db/contributor-clean-up.ts";
 
 type Deps = Pick<AppDeps, "db" | "ai">;
@@ -21,17 +21,14 @@ async function decided<T extends object>(
   decision: { contributorId: string; decidedBy: string; action: "delete_events" | "clean_up" },
   change: (tx: Sql) => Promise<T>,
 ): Promise<T> {
-  let counts: T | undefined;
-  await deps.db.sql.begin(async (transaction) => {
-    const tx = transaction as unknown as Sql;
-    await lockDuplicates(tx);
-    counts = await change(tx);
+  return await underDuplicatesLock(deps.db.sql, async (tx) => {
+    const counts = await change(tx);
     await recordOperatorDecision(tx, {
       ...decision,
       details: { ...counts } as Record<string, number>,
     });
+    return counts;
   });
-  return counts!;
 }
 
 /** Deletes every event of the contributor; returns how many. */

@@ -58,6 +58,21 @@ export async function lockDuplicates(sql: Sql): Promise<SessionKeys | null> {
 }
 
 /**
+ * Runs `work` in a transaction of its own, holding the duplicates lock from its first statement
+ * (lockDuplicates), with the session's keys the lock returned.
+ */
+export async function underDuplicatesLock<T>(
+  sql: Sql,
+  work: (tx: Sql, keys: SessionKeys | null) => Promise<T>,
+): Promise<T> {
+  return await sql.begin(async (transaction) => {
+    // postgres.js types a transaction apart from the pool, though both run the same queries.
+    const tx = transaction as unknown as Sql;
+    return await work(tx, await lockDuplicates(tx));
+  }) as T;
+}
+
+/**
  * Replaces the detected links touching the events `replacing` with `links`; operators' links
  * stay as they are. One statement: a link found again is kept (its score updated), and only
  * those not found again are removed. Returns how many links it removed.

@@ -8,16 +8,7 @@
  * rows of several events in another order deadlocked with it (one of them failed).
  */
 import type { Sql } from "postgres";
-import { lockDuplicates } from "./duplicate-links.ts";
-
-/** `work` in a transaction of its own, under the duplicates lock. */
-async function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
-  return await sql.begin(async (transaction) => {
-    const tx = transaction as unknown as Sql;
-    await lockDuplicates(tx);
-    return await work(tx);
-  }) as T;
-}
+import { underDuplicatesLock } from "./duplicate-links.ts";
 
 /**
  * Deletes one event. With `contributorId`, only that contributor's event: another's is left

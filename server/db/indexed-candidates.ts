@@ -10,7 +10,7 @@
  * in one statement.
  */
 import type { PendingQuery, Row, Sql } from "postgres";
-import { lockDuplicates, type SessionKeys } from "./duplicate-links.ts";
+import { type SessionKeys, underDuplicatesLock } from "./duplicate-links.ts";
 import {
   type CandidateRow,
   CANDIDATES_PER_PROBE,
@@ -162,9 +162,8 @@ function rankCandidates(found: Found[]): { probe: string; candidate: MatchRow }[
  * pruning. Returns how many it forgot (0 on a PostgreSQL server).
  */
 export async function pruneKeyIndex(sql: Sql): Promise<number> {
-  return await sql.begin(async (transaction) => {
-    const tx = transaction as unknown as Sql;
-    const keys = await lockDuplicates(tx);
-    return keys === null || !keys.index.built ? 0 : await keys.index.prune(tx);
-  });
+  return await underDuplicatesLock(
+    sql,
+    async (tx, keys) => keys === null || !keys.index.built ? 0 : await keys.index.prune(tx),
+  );
 }

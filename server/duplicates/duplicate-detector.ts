@@ -17,7 +17,7 @@
  * queue and logged, left ungrouped, so that it never holds up the others.
  */
 import type { Sql } from "postgres";
-import { lockDuplicates } from "../db/duplicate-links.ts";
+import { underDuplicatesLock } from "../db/duplicate-links.ts";
 import { dropQueued, queueForDetection, takeQueued } from "../db/duplicate-queue.ts";
 import { isTransientFailure } from "../db/connection-errors.ts";
 import { detectStored } from "./detect-stored.ts";
@@ -213,11 +213,8 @@ export class DuplicateDetector {
   async #detectQueued(limit: number): Promise<number> {
     let taken: string[] = [];
     try {
-      return await this.#sql.begin(async (transaction) => {
-        // postgres.js types a transaction apart from the pool, though both run the same queries.
-        const tx = transaction as unknown as Sql;
-        // Taken under the lock: another server's detector has committed what it took.
-        await lockDuplicates(tx);
+      // Taken under the lock: another server's detector has committed what it took.
+      return await underDuplicatesLock(this.#sql, async (tx) => {
         const queued = await takeQueued(tx, limit);
         taken = queued.events.map((e) => e.id);
         await detectStored(tx, queued.events, {

@@ -8,7 +8,7 @@ import {
   decideLink,
   existingEvents,
   groupedEventsOfKey,
-  lockDuplicates,
+  underDuplicatesLock,
 } from "../db/duplicate-links.ts";
 import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { redetectionRowsOf } from "../db/duplicate-rules.ts";
@@ -40,10 +40,7 @@ export async function decideSameEvent(sql: Sql, d: SameEventDecision): Promise<v
     }]);
   }
   const ids = [d.id, d.otherId];
-  await sql.begin(async (transaction) => {
-    // postgres.js types a transaction apart from the pool, though both run the same queries.
-    const tx = transaction as unknown as Sql;
-    await lockDuplicates(tx);
+  await underDuplicatesLock(sql, async (tx) => {
     const found = new Set(await existingEvents(tx, ids.filter(isUuid)));
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) {
@@ -72,9 +69,7 @@ export async function decideSameEvent(sql: Sql, d: SameEventDecision): Promise<v
  * is not made again.)
  */
 export async function regroupAfterTrustChange(sql: Sql, keyId: string): Promise<void> {
-  await sql.begin(async (transaction) => {
-    const tx = transaction as unknown as Sql;
-    await lockDuplicates(tx);
+  await underDuplicatesLock(sql, async (tx) => {
     const grouped = await groupedEventsOfKey(tx, keyId);
     // Vectors are read only where some event still has one in AI search (so the store exists).
     const inAiSearch = new Set((await eventsInAiSearch(tx, grouped)).map((r) => r.id));

@@ -2,8 +2,8 @@
 import type { Sql } from "postgres";
 import {
   componentOf,
-  lockDuplicates,
   replaceGroupMembers,
+  underDuplicatesLock,
   ungroupedLinkedEvents,
 } from "../db/duplicate-links.ts";
 import { canonicalOf } from "./canonical-rule.ts";
@@ -58,10 +58,5 @@ export async function regroupOrphans(sql: Sql): Promise<void> {
 
 /** After events were deleted: takes the duplicates lock and mends the groups they left. */
 export async function mendGroupsAfterDeletes(sql: Sql): Promise<void> {
-  await sql.begin(async (transaction) => {
-    // postgres.js types a transaction apart from the pool, though both run the same queries.
-    const tx = transaction as unknown as Sql;
-    await lockDuplicates(tx);
-    await regroupOrphans(tx);
-  });
+  await underDuplicatesLock(sql, regroupOrphans);
 }
