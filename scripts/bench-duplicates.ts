@@ -41,10 +41,11 @@ import postgres, { type Sql } from "postgres";
 import type { EventRecord } from "../shared/event-schema.ts";
 import { upsertEvents, type Writer } from "../server/db/events.ts";
 import { detectDuplicates, type DetectionTimings } from "../server/duplicates/detect-duplicates.ts";
-import { DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
+import { type BatchDetected, DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
 import { type Database, openDatabase } from "../server/db/connect.ts";
 import { vacuumEmbedded } from "../server/db/embedded-vacuum.ts";
-import { KeyIndex, SESSION_SETTING } from "../server/db/key-index.ts";
+import { SESSION_SETTING } from "../server/db/key-index.ts";
+import { openKeyIndex } from "../server/db/key-index-thread.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
 import { createTestDatabase } from "../dev-support/databases.ts";
@@ -142,14 +143,18 @@ type Detection = "off" | DuplicateDetector;
 async function store(sql: Sql, writer: Writer, events: EventRecord[], detection: Detection) {
   // As ingest-batch.ts: a batch waits while detection is too far behind.
   if (detection !== "off") await detection.roomToQueue();
+  let detected: BatchDetected = {};
   const batch = await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
+    const early = detection === "off"
+      ? null
+      : detection.beforeStoring(writer.contributorId, events);
     const outcome = await upsertEvents(tx, writer, events);
     const written = { contributorId: writer.contributorId, changed: outcome.changed };
-    if (detection !== "off") await detection.inBatch(tx, written);
+    if (detection !== "off") detected = await detection.inBatch(tx, written, early);
     return written;
   });
-  if (detection !== "off") detection.committed(batch);
+  if (detection !== "off") detection.committed(batch, detected);
 }
 
 /** Stores `work` in order; with a detector, until every batch's events are detected. */
@@ -237,22 +242,24 @@ async function explainCandidates(url: string, writers: Writer[], batch: EventRec
 
 /**
  * What the embedded database's key index costs at start: a second one built from the stored sets,
- * its time and the heap it takes (with --v8-flags=--expose-gc, after collections; else roughly).
+ * its time and the heap it takes on the index's thread (with --v8-flags=--expose-gc, after
+ * collections; else roughly).
  */
 async function timeKeyIndexBuild(sql: Sql) {
-  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
-  gc();
-  const heapBefore = Deno.memoryUsage().heapUsed;
-  const started = performance.now();
-  const index = new KeyIndex();
-  await sql.begin((tx) => index.build(tx as unknown as Sql));
-  const seconds = (performance.now() - started) / 1000;
-  gc();
-  const mb = (Deno.memoryUsage().heapUsed - heapBefore) / 1e6;
-  console.log(
-    `key index: ${index.size} listings' sets read in ${seconds.toFixed(1)} s, ` +
-      `${mb.toFixed(0)} MB of heap`,
-  );
+  const keys = openKeyIndex();
+  try {
+    const heapBefore = await keys.index.ask<number>("heapUsed");
+    const started = performance.now();
+    await sql.begin((tx) => keys.index.build(tx as unknown as Sql));
+    const seconds = (performance.now() - started) / 1000;
+    const mb = (await keys.index.ask<number>("heapUsed") - heapBefore) / 1e6;
+    console.log(
+      `key index: ${await keys.index.size()} listings' sets read in ${seconds.toFixed(1)} s, ` +
+        `${mb.toFixed(0)} MB of heap`,
+    );
+  } finally {
+    keys.close();
+  }
 }
 
 const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");

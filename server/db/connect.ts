@@ -9,7 +9,8 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { ConfigError } from "../config.ts";
 import { connectFailureMessage } from "./connection-errors.ts";
 import { guardDatabaseDriver } from "./driver-guard.ts";
-import { openKeyIndex, SESSION_SETTING } from "./key-index.ts";
+import { SESSION_SETTING } from "./key-index.ts";
+import { openKeyIndex } from "./key-index-thread.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 

@@ -1,6 +1,7 @@
 /** Links between listings (detected or an operator's) and the groups they form. */
 import type { PendingQuery, Row, Sql } from "postgres";
-import { awaitedOutcomes, type KeyIndex, keyIndexNamed, SESSION_SETTING } from "./key-index.ts";
+import { SESSION_SETTING } from "./key-index.ts";
+import { awaitedOutcomes, type KeyIndexClient, keyIndexNamed } from "./key-index-thread.ts";
 
 /** A link between two listings (a < b). */
 export interface Link {
@@ -16,7 +17,7 @@ const DUPLICATES_LOCK_ID = 4_711_017;
 
 /** The session's key index (the embedded database's: key-index.ts), and its transaction's id. */
 export interface SessionKeys {
-  index: KeyIndex;
+  index: KeyIndexClient;
   xid: string;
 }
 

@@ -1,16 +1,17 @@
 /**
  * Detection's lookups on the embedded database, whose lookup keys are held in memory
- * (key-index.ts) with what detection reads of each listing: the keys are looked up there, and the
- * listings they find are checked against their probes' bounds and ranked here, as
- * storeKeysAndFindCandidates does in the database: reading the 230 events a batch's keys find took
- * PGlite about 3.4 of the statement's 16 ms at 100,000 events. The duplicates lock's statement
+ * (key-index.ts, on a thread of its own: key-index-thread.ts) with what detection reads of each
+ * listing: the keys are looked up there, the listings they find are checked against their probes'
+ * bounds there, and ranked here, as storeKeysAndFindCandidates does in the database: reading the
+ * 230 events a batch's keys find took PGlite about 3.4 of the statement's 16 ms at 100,000 events. The duplicates lock's statement
  * tells the index which transactions that wrote sets committed; only a listing whose set still
  * waits to be settled (written by a transaction not ended yet, so the event may be as either
  * transaction leaves it) is read from the database. The batch's sets are written with its links,
  * in one statement.
  */
-import type { PendingQuery, Row, Sql } from "postgres";
+import type { Sql } from "postgres";
 import { type SessionKeys, underDuplicatesLock } from "./duplicate-links.ts";
+import type { IndexedSet, KeyIndex } from "./key-index.ts";
 import {
   type CandidateRow,
   CANDIDATES_PER_PROBE,
@@ -21,7 +22,6 @@ import {
   type Probe,
   probeTable,
   rankedCandidates,
-  writeSets,
 } from "./match-keys.ts";
 import { degreeOf } from "./key-rows.ts";
 
@@ -32,52 +32,84 @@ interface Found {
   candidate: MatchRow;
 }
 
+/** What detection looks up in the index for a batch, and the key sets it will write. */
+export interface IndexSearch {
+  contributorId: string;
+  sets: KeySetChange[];
+  probes: Probe[];
+  allNew: boolean;
+  /** What detection reads of each set's event, as the batch wrote it. */
+  rows: Map<string, MatchRow>;
+}
+
+/** What the index found for a batch's probes (each named by its place among them). */
+export interface IndexLookup {
+  found: { n: number; shared: number; candidate: MatchRow }[];
+  /** Hits on listings whose set waits to be settled: read from the database (n: from 1). */
+  waiting: { n: number[]; id: string[]; shared: number[] };
+  /** The probes with such hits, in the order `waiting.n` counts them. */
+  asked: number[];
+}
+
+/**
+ * The lookups of `o`'s probes in the index, each listing found checked against its probe's bounds;
+ * run where the index is (its thread).
+ */
+export function lookUpIndex(
+  index: KeyIndex,
+  o: Pick<IndexSearch, "contributorId" | "probes">,
+): IndexLookup {
+  const looked: IndexLookup = { found: [], waiting: { n: [], id: [], shared: [] }, asked: [] };
+  o.probes.forEach((p, n) => {
+    const reach = { first: p.days.first, last: p.days.last, latitudes: p.latitudes };
+    const probe = { keys: p.keys, reach, owner: o.contributorId, platform: p.platform };
+    for (const [id, shared] of index.find(probe, KEY_FANOUT)) {
+      const candidate = index.storedRow(id);
+      if (candidate === null) {
+        if (looked.asked.at(-1) !== n) looked.asked.push(n);
+        looked.waiting.n.push(looked.asked.length);
+        looked.waiting.id.push(id);
+        looked.waiting.shared.push(shared);
+      } else if (withinBounds(p, candidate)) {
+        looked.found.push({ n, shared, candidate });
+      }
+    }
+  });
+  return looked;
+}
+
+/** What a batch's candidates are, and the key sets to hold in the index once written. */
+export interface IndexedCandidates {
+  pairs: { probe: string; candidate: MatchRow }[];
+  indexed: IndexedSet[];
+}
+
 /**
  * Pairs (probe, candidate) of events that might be the same, as storeKeysAndFindCandidates finds
- * them with event_lookup_keys, and the write of the key sets `sets` to event_key_sets, to send
- * with the batch's next statement (the index holds them already, unsettled until the next lock
- * learns that this transaction committed). `rows`: what detection reads of each set's event, as
- * the batch wrote it. Run under the duplicates lock, with the session's keys it returned.
+ * them with event_lookup_keys, and the key sets to hold in the index (written with the batch's
+ * links: detect-duplicates.ts). Run under the duplicates lock, with the session's keys it returned.
  */
 export async function findIndexedCandidates(
   sql: Sql,
   keys: SessionKeys,
-  o: {
-    contributorId: string;
-    sets: KeySetChange[];
-    probes: Probe[];
-    allNew: boolean;
-    rows: Map<string, MatchRow>;
-  },
-): Promise<{ pairs: { probe: string; candidate: MatchRow }[]; setsWrite: PendingQuery<Row[]> }> {
+  o: IndexSearch,
+): Promise<IndexedCandidates> {
   const { index } = keys;
   if (!index.built) {
     // Rows written while the keys were kept in the table: never read again, so they go.
     await sql`TRUNCATE event_lookup_keys`;
     await index.build(sql);
   }
-  const found: Found[] = [];
-  // The probes with hits on a listing whose set waits to be settled, and those hits.
-  const asked: Probe[] = [];
-  const waiting = { n: [] as number[], id: [] as string[], shared: [] as number[] };
-  for (const p of o.probes) {
-    const reach = { first: p.days.first, last: p.days.last, latitudes: p.latitudes };
-    const probe = { keys: p.keys, reach, owner: o.contributorId, platform: p.platform };
-    for (const [id, shared] of index.find(probe, KEY_FANOUT)) {
-      const candidate = index.storedRow(id);
-      if (candidate === null) {
-        if (asked.at(-1) !== p) asked.push(p);
-        waiting.n.push(asked.length);
-        waiting.id.push(id);
-        waiting.shared.push(shared);
-      } else if (withinBounds(p, candidate)) {
-        found.push({ probe: p, shared, candidate });
-      }
-    }
-  }
-  if (asked.length > 0) {
+  const looked = await index.ask<IndexLookup>("lookUp", {
+    contributorId: o.contributorId,
+    probes: o.probes,
+  });
+  const found = foundOf(o.probes, looked);
+  if (looked.asked.length > 0) {
     // Sets another transaction wrote and has not ended (the lock learnt all the others'
     // outcomes): their listings are read as the database holds them.
+    const asked = looked.asked.map((n) => o.probes[n]);
+    const { waiting } = looked;
     const rows = await sql<(CandidateRow & { shared: number })[]>`
       WITH probe AS (
         SELECT * FROM ${probeTable(sql, asked)}
@@ -99,21 +131,40 @@ export async function findIndexedCandidates(
       found.push({ probe: probes.get(probe)!, shared, candidate });
     }
   }
+  return { pairs: rankCandidates(found), indexed: indexedSets(o) };
+}
+
+/**
+ * The candidates of `o`'s probes from the index alone, where it is (its thread); null when a
+ * listing found waits to be settled (only the database knows it then).
+ */
+export function findInIndex(index: KeyIndex, o: IndexSearch): IndexedCandidates | null {
+  const looked = lookUpIndex(index, o);
+  if (looked.asked.length > 0) return null;
+  return { pairs: rankCandidates(foundOf(o.probes, looked)), indexed: indexedSets(o) };
+}
+
+function foundOf(probes: Probe[], looked: IndexLookup): Found[] {
+  return looked.found.map((f) => ({
+    probe: probes[f.n],
+    shared: f.shared,
+    candidate: f.candidate,
+  }));
+}
+
+/** The batch's sets as the index holds them. */
+function indexedSets(o: IndexSearch): IndexedSet[] {
   const platforms = new Map(o.probes.map((p) => [p.id, p.platform]));
-  index.write(
-    o.sets.map((s) => ({
-      eventId: s.event_id,
-      keys: s.keys,
-      firstDay: s.firstDay,
-      lastDay: s.lastDay,
-      degree: degreeOf(s.latitude),
-      owner: o.contributorId,
-      platform: platforms.get(s.event_id)!,
-      row: o.rows.get(s.event_id)!,
-    })),
-    keys.xid,
-  );
-  return { pairs: rankCandidates(found), setsWrite: writeSets(sql, o.sets, { allNew: o.allNew }) };
+  return o.sets.map((s) => ({
+    eventId: s.event_id,
+    keys: s.keys,
+    firstDay: s.firstDay,
+    lastDay: s.lastDay,
+    degree: degreeOf(s.latitude),
+    owner: o.contributorId,
+    platform: platforms.get(s.event_id)!,
+    row: o.rows.get(s.event_id)!,
+  }));
 }
 
 /**

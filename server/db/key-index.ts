@@ -1,6 +1,7 @@
 /**
  * The embedded database's lookup keys, held in this process's memory instead of in
- * event_lookup_keys. On PGlite every statement runs on the server's one thread, and each row costs
+ * event_lookup_keys, on a thread of their own (key-index-thread.ts, which also reads the stored sets
+ * to build an index, and prunes it). On PGlite every statement runs on the server's one thread, and each row costs
  * it about 10 µs: writing a batch's 650 key rows and reading its 650 keys were two thirds of
  * detection's time. The process holds the data directory alone (connect.ts locks it), so it sees
  * every key set written; the sets themselves stay in event_key_sets, and the index is built from
@@ -16,9 +17,8 @@
  * The session names its index (`SESSION_SETTING`), so every detection on the embedded database
  * finds it, whichever transaction it runs in.
  */
-import type { Sql } from "postgres";
 import { type LookupReach, NO_DEGREE, rowInReach, STRETCH_DAYS, stretchesOf } from "./key-rows.ts";
-import { matchColumns, type MatchRow } from "./match-keys.ts";
+import type { MatchRow } from "./match-keys.ts";
 
 /** A listing's key set, as the index holds it. */
 export interface IndexedSet {
@@ -108,40 +108,13 @@ export class KeyIndex {
     return [...new Set([...this.#stored.keys(), ...this.#unsettled.keys()])];
   }
 
-  /**
-   * Reads every stored set, a page at a time, through one cursor over a join the database makes by
-   * hashing (each table read once): pages of listings in order of id, each a statement, took three
-   * times as long on PGlite (5.4 s against 1.9 at 100,000 listings). Run in a transaction.
-   */
-  async build(sql: Sql): Promise<void> {
-    await sql<
-      (MatchRow & {
-        event_id: string;
-        keys: string[];
-        first_day: number;
-        last_day: number;
-        lat: number;
-        contributor_id: string;
-        platform: string;
-      })[]
-    >`
-      SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform,
-             ${matchColumns(sql)}
-      FROM event_key_sets s JOIN events e ON e.id = s.event_id`.cursor(PAGE, (page) => {
-      for (const r of page) {
-        const { event_id, keys, first_day, last_day, lat, contributor_id, platform, ...row } = r;
-        this.#keep({
-          eventId: event_id,
-          keys: keys.map(Number),
-          firstDay: first_day,
-          lastDay: last_day,
-          degree: lat,
-          owner: contributor_id,
-          platform,
-          row: { ...row, id: event_id },
-        }, false);
-      }
-    });
+  /** Holds stored sets read from the database, a page at a time, while the index is built. */
+  holdStored(sets: IndexedSet[]): void {
+    for (const s of sets) this.#keep(s, false);
+  }
+
+  /** Ends a build: every stored set is held (holdStored). */
+  finishBuild(): void {
     // Each key's rows in order once, rather than each put in its place as it comes (in no order
     // of days): putting each in place took most of the build's own time.
     for (const [key, rows] of this.#byKey) {
@@ -151,24 +124,9 @@ export class KeyIndex {
     this.#built = true;
   }
 
-  /**
-   * Forgets the listings whose set is gone from the database (deleted events, whose sets the delete
-   * trigger removes): their sets are only hits that find no event, but they would stay held. Reads
-   * the stored sets' listings only when the index holds more than the database does. Returns how
-   * many it forgot.
-   */
-  async prune(sql: Sql): Promise<number> {
-    const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM event_key_sets`;
-    const held = this.listings();
-    if (held.length <= n) return 0;
-    const stored = new Set<string>();
-    await sql<{ event_id: string }[]>`SELECT event_id FROM event_key_sets`.cursor(
-      PAGE,
-      (page) => {
-        for (const r of page) stored.add(r.event_id);
-      },
-    );
-    const gone = held.filter((id) => !stored.has(id));
+  /** Forgets the listings it holds but `stored`, the listings whose set the database holds. */
+  keepOnly(stored: Set<string>): number {
+    const gone = this.listings().filter((id) => !stored.has(id));
     this.forget(gone);
     return gone.length;
   }
@@ -238,7 +196,7 @@ export class KeyIndex {
   /**
    * Learns the outcome of transactions that wrote sets (PostgreSQL's `pg_xact_status`): a
    * committed one's last set of each listing is its stored set, an aborted one's are dropped, and
-   * those of one in progress stay unsettled.
+   * those of one in progress, or not in `status`, stay unsettled.
    */
   settle(status: Map<string, string | null>): void {
     for (const [eventId, written] of this.#unsettled) {
@@ -246,7 +204,7 @@ export class KeyIndex {
         // A status PostgreSQL no longer knows (null) is of a transaction long over: kept, as a
         // set held wrongly only costs a hit the statement then drops.
         const outcome = status.get(u.xid);
-        if (outcome === "in progress") return true;
+        if (outcome === "in progress" || outcome === undefined) return true;
         if (outcome === "aborted") this.#kill(u.set);
         else this.#keep(u.set);
         return false;
@@ -421,43 +379,4 @@ function inBand(degrees: Map<number, KeyRow[]>, reach: LookupReach, found: KeyRo
     const rows = degrees.get(degree);
     if (rows !== undefined) inReach(rows, reach, found);
   }
-}
-
-// Rows of event_key_sets read at a time.
-const PAGE = 10_000;
-
-const open = new Map<string, KeyIndex>();
-
-/** A new index for a database this process holds alone; `close` when the database is closed. */
-export function openKeyIndex(): { name: string; index: KeyIndex; close(): void } {
-  const name = crypto.randomUUID();
-  const index = new KeyIndex();
-  open.set(name, index);
-  return { name, index, close: () => open.delete(name) };
-}
-
-/**
- * The transactions the open indexes wait to learn the outcome of, each beside its index's name
- * (the session setting naming it): a statement learns the outcomes for the index its session
- * names.
- */
-export function awaitedOutcomes(): { index: string[]; xid: string[] } {
-  const awaited = { index: [] as string[], xid: [] as string[] };
-  for (const [name, index] of open) {
-    for (const xid of index.unsettled) {
-      awaited.index.push(name);
-      awaited.xid.push(xid);
-    }
-  }
-  return awaited;
-}
-
-/** The index a session's setting names; null when it names none (a PostgreSQL server). */
-export function keyIndexNamed(name: string | null | undefined): KeyIndex | null {
-  if (!name) return null;
-  const index = open.get(name);
-  if (index === undefined) {
-    throw new Error(`Cannot find the key index ${name} the session names: its database is closed`);
-  }
-  return index;
 }

@@ -4,15 +4,27 @@
  * replaced, and the groups around it re-formed. Operators' decisions are links detection never
  * replaces, so they outlast re-pushes.
  */
-import type { Sql } from "postgres";
-import { groupedAmong, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
+import type { PendingQuery, Row, Sql } from "postgres";
+import {
+  groupedAmong,
+  lockDuplicates,
+  replaceDetectedLinks,
+  type SessionKeys,
+} from "../db/duplicate-links.ts";
+import type { IndexedSet } from "../db/key-index.ts";
 import {
   type KeySet,
+  type KeySetChange,
   keySetsOf,
   type MatchRow,
   storeKeysAndFindCandidates,
+  writeSets,
 } from "../db/match-keys.ts";
-import { findIndexedCandidates } from "../db/indexed-candidates.ts";
+import {
+  findIndexedCandidates,
+  type IndexedCandidates,
+  type IndexSearch,
+} from "../db/indexed-candidates.ts";
 import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
 import {
   bandLatitude,
@@ -25,7 +37,7 @@ import {
   storedKeys,
 } from "./lookup-keys.ts";
 import { matchListings } from "./matcher.ts";
-import { findVectorCandidates } from "./vector-evidence.ts";
+import { findVectorCandidates, type VectorProbeSource } from "./vector-evidence.ts";
 import { regroup } from "./regroup.ts";
 
 /** Milliseconds spent in each step, added up over calls (for benchmarks). */
@@ -52,7 +64,7 @@ function stepTimer(timings: DetectionTimings | undefined): (name: string) => voi
   };
 }
 
-const sameSet = (a: KeySet | undefined, b: KeySet) =>
+export const sameSet = (a: KeySet | undefined, b: KeySet) =>
   a !== undefined && a.fingerprint === b.fingerprint && a.keys.length === b.keys.length &&
   b.keys.every((k) => a.keys.includes(k));
 
@@ -89,22 +101,93 @@ export interface DetectionOptions {
   vectors?: boolean;
 }
 
+/** A comparison made before the lock: what it found, if still good under the lock `keys`. */
+export interface PriorMatches {
+  matchesFor(
+    written: WrittenBatch,
+    keys: SessionKeys,
+    stored: Map<string, KeySet>,
+  ): Promise<BatchMatches | null>;
+}
+
 /**
  * Finds the duplicates of the events a batch inserted or changed and regroups them. A new event
  * has no keys, links or group yet; a changed one whose matched fields are as they were (its
  * stored keys name them all) keeps its keys and links, and only its group's canonical choice is
- * looked at again (unless `recompare`).
+ * looked at again (unless `recompare`). A comparison made while the batch was stored (`early`)
+ * stands for the first half where it is still good. Returns the session's key index and the
+ * transaction's id (the embedded database's), as the lock named them.
  */
 export async function detectDuplicates(
   sql: Sql,
   batch: WrittenBatch,
-  o: DetectionOptions = {},
-): Promise<void> {
+  o: DetectionOptions & { early?: PriorMatches | null } = {},
+): Promise<SessionKeys | null> {
   const step = stepTimer(o.timings);
   // First, so that every statement below runs under it (and, on the embedded database, on generic
   // plans: lockDuplicates).
   const keys = await lockDuplicates(sql);
   step("lock");
+  // A changed listing's stored set: one whose matched fields are as they were keeps its links.
+  const stored = await keySetsOf(sql, batch.changed.filter((w) => !w.inserted).map((w) => w.id));
+  const early = keys === null || !o.early ? null : await o.early.matchesFor(batch, keys, stored);
+  const matches = early ?? await matchBatch(batch, stored, candidatesIn(sql, keys, o), o, step);
+  await writeMatches(sql, keys, matches, o, step);
+  return keys;
+}
+
+/** What detection made of a batch before it writes its links and groups (matchBatch). */
+export interface BatchMatches {
+  /** Listings whose matched fields are as they were: only their groups are looked at again. */
+  kept: string[];
+  /** Changed listings compared again: their detected links are replaced. */
+  replacing: string[];
+  links: { a: string; b: string; score: number }[];
+  /** On the embedded database, the batch's new key sets, to store and to hold in its index. */
+  sets?: { changes: KeySetChange[]; indexed: IndexedSet[]; allNew: boolean };
+  /** What the benchmark counts. */
+  counts: { candidates: number; keysStored: number; keysLookedUp: number; events: number };
+}
+
+/** Where matchBatch finds the candidates of a batch's listings. */
+export interface CandidateSource {
+  /**
+   * By their keys; with the sets to hold in the embedded database's index (else null: a server's
+   * statement stores the keys as it looks them up).
+   */
+  byKeys(search: IndexSearch): Promise<IndexedCandidates | { pairs: Pair[]; indexed: null }>;
+  /** By their vectors (vector-evidence.ts), when asked for. */
+  byVectors?(written: VectorProbeSource[]): Promise<(Pair & { similarity: number })[]>;
+}
+
+type Pair = { probe: string; candidate: MatchRow };
+
+/** The candidates in the database, or in the session's key index on the embedded one. */
+function candidatesIn(sql: Sql, keys: SessionKeys | null, o: DetectionOptions): CandidateSource {
+  return {
+    byKeys: async (search) =>
+      keys === null
+        ? { pairs: await storeKeysAndFindCandidates(sql, search), indexed: null }
+        : await findIndexedCandidates(sql, keys, search),
+    byVectors: o.vectors ? (written) => findVectorCandidates(sql, written) : undefined,
+  };
+}
+
+/**
+ * The first half of detection: each written listing's keys, the candidates they find and the
+ * matcher's verdicts (a changed listing's `stored` set, when it names the same keys for the same
+ * matched fields, keeps it out of the comparison). On PostgreSQL it also stores the batch's key
+ * rows, in the statement that looks up its candidates, so it runs under the duplicates lock. With
+ * the embedded database's key index it writes nothing, and may run before the lock, where the
+ * index is (early-comparison.ts), as long as the index does not change before writeMatches.
+ */
+export async function matchBatch(
+  batch: WrittenBatch,
+  stored: Map<string, KeySet>,
+  source: CandidateSource,
+  o: DetectionOptions = {},
+  step = stepTimer(o.timings),
+): Promise<BatchMatches> {
   // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
   const written = batch.changed.map((w) => ({
     inserted: w.inserted,
@@ -116,19 +199,11 @@ export async function detectDuplicates(
       ...w,
       set: { fingerprint: factsFingerprint(w.facts), keys: storedKeys(w.facts) },
     }));
-  const before = await keySetsOf(sql, written.filter((w) => !w.inserted).map((w) => w.facts.id));
   const unchanged = (w: { facts: MatchFacts; set: KeySet }) =>
-    !o.recompare && sameSet(before.get(w.facts.id), w.set);
+    !o.recompare && sameSet(stored.get(w.facts.id), w.set);
   const kept = written.filter(unchanged).map((w) => w.facts.id);
   const fresh = written.filter((w) => !unchanged(w));
   step("facts and keys");
-  if (fresh.length === 0) {
-    // Nothing to compare again; a group's canonical listing may follow the new fields or key.
-    const grouped = await groupedAmong(sql, kept);
-    if (grouped.length > 0) await regroup(sql, grouped);
-    step("regroup");
-    return;
-  }
   const replacing = fresh.filter((w) => !w.inserted).map((w) => w.facts.id);
   const probes = fresh.map((w) => ({
     id: w.facts.id,
@@ -136,7 +211,14 @@ export async function detectDuplicates(
     keys: probeKeys(w.facts),
     ...candidateBounds(w.facts),
   }));
-  const store = {
+  const counts = {
+    candidates: 0,
+    keysStored: fresh.reduce((n, w) => n + w.set.keys.length, 0),
+    keysLookedUp: probes.reduce((n, p) => n + p.keys.length, 0),
+    events: fresh.length,
+  };
+  if (fresh.length === 0) return { kept, replacing, links: [], counts };
+  const search = {
     contributorId: batch.contributorId,
     sets: fresh.map((w) => {
       const days = storedDays(w.facts);
@@ -152,45 +234,75 @@ export async function detectDuplicates(
     }),
     probes,
     allNew: replacing.length === 0,
+    rows: new Map(fresh.map((w) => [w.facts.id, matchRowOf(w.facts.id, w.event)])),
   };
-  // On the embedded database the sets are written with the links, below.
-  const { pairs, setsWrite } = keys === null
-    ? { pairs: await storeKeysAndFindCandidates(sql, store), setsWrite: undefined }
-    : await findIndexedCandidates(sql, keys, {
-      ...store,
-      rows: new Map(fresh.map((w) => [w.facts.id, matchRowOf(w.facts.id, w.event)])),
-    });
+  const found = await source.byKeys(search);
   step("keys and candidates");
-  const near = o.vectors
-    ? await findVectorCandidates(
-      sql,
-      fresh.map((w) => ({ ...w, contributorId: batch.contributorId })),
-    )
+  const near = source.byVectors
+    ? await source.byVectors(fresh.map((w) => ({ ...w, contributorId: batch.contributorId })))
     : [];
-  if (o.vectors) step("vector candidates");
+  if (source.byVectors) step("vector candidates");
   const links = matchPairs(new Map(fresh.map((w) => [w.facts.id, w.facts])), {
-    found: [...pairs, ...near],
+    found: [...found.pairs, ...near],
     within: pairsWithinBatch(fresh, probes),
     similarity: new Map(near.map((p) => [pairId(p.probe, p.candidate.id), p.similarity])),
   });
   step("match");
+  counts.candidates = found.pairs.length;
+  return {
+    kept,
+    replacing,
+    links,
+    sets: found.indexed === null
+      ? undefined
+      : { changes: search.sets, indexed: found.indexed, allNew: search.allNew },
+    counts,
+  };
+}
+
+/**
+ * The second half of detection, under the duplicates lock (`keys`, as lockDuplicates returned
+ * them): the batch's key sets stored (on the embedded database, with its links), its listings'
+ * detected links replaced, and the groups around them re-formed.
+ */
+async function writeMatches(
+  sql: Sql,
+  keys: SessionKeys | null,
+  m: BatchMatches,
+  o: DetectionOptions,
+  step: (name: string) => void,
+): Promise<void> {
+  if (m.counts.events === 0) {
+    // Nothing to compare again; a group's canonical listing may follow the new fields or key.
+    const grouped = await groupedAmong(sql, m.kept);
+    if (grouped.length > 0) await regroup(sql, grouped);
+    step("regroup");
+    return;
+  }
+  let setsWrite: PendingQuery<Row[]> | undefined;
+  if (m.sets !== undefined) {
+    if (keys === null) throw new Error("Cannot store key sets: the session names no key index");
+    // Held unsettled until the index learns that this transaction committed (key-index.ts).
+    keys.index.write(m.sets.indexed, keys.xid);
+    setsWrite = writeSets(sql, m.sets.changes, { allNew: m.sets.allNew });
+  }
+  const { replacing, links } = m;
   const removed = await replaceDetectedLinks(sql, { replacing, links, also: setsWrite });
   step("write links");
   // Most writes touch no group: nothing linked before, nothing now, in no group.
   const seeds = new Set(links.flatMap((l) => [l.a, l.b]));
   const changedBefore = removed > 0 ? replacing : [];
-  const grouped = await groupedAmong(sql, [...replacing, ...kept]);
+  const grouped = await groupedAmong(sql, [...replacing, ...m.kept]);
   const regrouping = new Set([...seeds, ...changedBefore, ...grouped]);
   if (regrouping.size > 0) await regroup(sql, [...regrouping]);
   step("regroup");
   if (o.timings !== undefined) {
-    const sets = fresh.map((w) => w.set.keys.length);
-    o.timings["candidates"] = (o.timings["candidates"] ?? 0) + pairs.length;
-    o.timings["keys stored"] = (o.timings["keys stored"] ?? 0) + sets.reduce((a, b) => a + b, 0);
-    o.timings["keys looked up"] = (o.timings["keys looked up"] ?? 0) +
-      probes.reduce((n, p) => n + p.keys.length, 0);
-    o.timings["events"] = (o.timings["events"] ?? 0) + fresh.length;
-    o.timings["batches"] = (o.timings["batches"] ?? 0) + 1;
+    const add = (name: string, n: number) => o.timings![name] = (o.timings![name] ?? 0) + n;
+    add("candidates", m.counts.candidates);
+    add("keys stored", m.counts.keysStored);
+    add("keys looked up", m.counts.keysLookedUp);
+    add("events", m.counts.events);
+    add("batches", 1);
   }
 }
 

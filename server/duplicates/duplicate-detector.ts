@@ -22,6 +22,9 @@ import { dropQueued, queueForDetection, takeQueued } from "../db/duplicate-queue
 import { isTransientFailure } from "../db/connection-errors.ts";
 import { detectStored } from "./detect-stored.ts";
 import { detectDuplicates, type DetectionTimings, type WrittenBatch } from "./detect-duplicates.ts";
+import { EarlyComparison } from "./early-comparison.ts";
+import type { KeyIndexClient } from "../db/key-index-thread.ts";
+import type { EventRecord } from "../../shared/event-schema.ts";
 
 /** How a detector runs. */
 export interface DetectorOptions {
@@ -49,6 +52,11 @@ export interface DetectorOptions {
 
 const MAX_RETRY_MS = 30_000;
 
+/** What detection in a batch's transaction did: the transaction's id, on the embedded database. */
+export interface BatchDetected {
+  xid?: string;
+}
+
 /** Detects queued events in the background; see the module comment. */
 export class DuplicateDetector {
   readonly afterCommit: boolean;
@@ -67,6 +75,8 @@ export class DuplicateDetector {
   #failures = 0;
   #stopped = false;
   #waiters: { upTo: number; resolve: () => void }[] = [];
+  /** The embedded database's key index, once a detection has named it. */
+  #index: KeyIndexClient | null = null;
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
@@ -79,17 +89,41 @@ export class DuplicateDetector {
   }
 
   /**
-   * In a pushed batch's transaction, after its upsert: queues what it wrote, or (not after commit)
-   * detects it there.
+   * Not after commit, on the embedded database (once a detection has named its key index): the
+   * comparison of a batch's `events`, started now to run on the index's thread while they are
+   * stored, for inBatch. Else null.
    */
-  async inBatch(tx: Sql, batch: WrittenBatch): Promise<void> {
-    if (this.afterCommit) await queueForDetection(tx, batch.changed);
-    else await detectDuplicates(tx, batch, { timings: this.#timings });
+  beforeStoring(contributorId: string, events: EventRecord[]): EarlyComparison | null {
+    if (this.afterCommit || this.#index === null) return null;
+    return EarlyComparison.start(this.#index, { contributorId, events });
   }
 
-  /** After the batch's commit: wakes the detector for what it queued. */
-  committed(batch: WrittenBatch): void {
+  /**
+   * In a pushed batch's transaction, after its upsert: queues what it wrote, or (not after commit)
+   * detects it there, with its comparison made while it was stored, if any. Returns what
+   * `committed` takes.
+   */
+  async inBatch(
+    tx: Sql,
+    batch: WrittenBatch,
+    early?: EarlyComparison | null,
+  ): Promise<BatchDetected> {
+    if (this.afterCommit) {
+      await queueForDetection(tx, batch.changed);
+      return {};
+    }
+    const keys = await detectDuplicates(tx, batch, { timings: this.#timings, early });
+    this.#index = keys?.index ?? null;
+    return { xid: keys?.xid };
+  }
+
+  /**
+   * After the batch's commit: wakes the detector for what it queued, or tells the key index that
+   * the batch's sets are stored (the next batch is compared while it is stored only then).
+   */
+  committed(batch: WrittenBatch, detected: BatchDetected = {}): void {
     if (this.afterCommit && batch.changed.length > 0) this.wake();
+    if (detected.xid !== undefined) this.#index?.settle(new Map([[detected.xid, "committed"]]));
   }
 
   /**

@@ -5,6 +5,7 @@ import type { AppDeps, Principal } from "../app-env.ts";
 import { unreviewedBudgets } from "../config.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
 import { recordFirstBatch } from "../db/api-keys.ts";
+import type { BatchDetected } from "../duplicates/duplicate-detector.ts";
 import { recordReviewSignals } from "./review-signals.ts";
 import { budgetApplies, budgetRefusal, checkUpcomingBudget, OverBudget } from "./review-budget.ts";
 
@@ -25,6 +26,7 @@ export async function ingestBatch(
   }
   const limit = unreviewedBudgets(deps.config).maxUpcomingEvents;
   let outcome: UpsertOutcome;
+  let detected: BatchDetected = {};
   // A batch waits while detection is too far behind, so that reads never wait long for it.
   await deps.duplicates.roomToQueue();
   try {
@@ -33,11 +35,17 @@ export async function ingestBatch(
         // postgres.js types a transaction apart from the pool, though both run the same queries.
         const tx = transaction as unknown as Sql;
         const limited = await budgetApplies(tx, principal);
+        // On the embedded database, compared for duplicates while it is stored.
+        const early = deps.duplicates.beforeStoring(contributorId, events);
         const result = await upsertEvents(tx, { keyId, contributorId }, events);
         if (limited) await checkUpcomingBudget(tx, { contributorId, limit });
         // Queued to be detected after the commit, while the next batch is stored (PostgreSQL),
         // or detected here (server/duplicates/duplicate-detector.ts).
-        await deps.duplicates.inBatch(tx, { contributorId, changed: result.changed });
+        detected = await deps.duplicates.inBatch(
+          tx,
+          { contributorId, changed: result.changed },
+          early,
+        );
         // A trusted key's events need no review; only what waits for review is signalled.
         if (!principal.trusted) {
           await recordReviewSignals(tx, { contributorId, events, outcome: result });
@@ -52,7 +60,7 @@ export async function ingestBatch(
     if (err instanceof OverBudget) throw await budgetRefusal(deps.db.sql, { contributorId, limit });
     throw err;
   }
-  deps.duplicates.committed({ contributorId, changed: outcome.changed });
+  deps.duplicates.committed({ contributorId, changed: outcome.changed }, detected);
   // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
   // while this batch was in flight.
   if (principal.trusted && outcome.eventIds.length > 0) {

@@ -10,67 +10,16 @@ import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { type DatabaseKind, openDatabase } from "../../server/db/connect.ts";
 import { upsertEvents, type Writer } from "../../server/db/events.ts";
 import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
-import {
-  type IndexedSet,
-  KeyIndex,
-  openKeyIndex,
-  SESSION_SETTING,
-} from "../../server/db/key-index.ts";
+import { type IndexedSet, KeyIndex, SESSION_SETTING } from "../../server/db/key-index.ts";
+import { type KeyIndexClient, openKeyIndex } from "../../server/db/key-index-thread.ts";
 import { pruneKeyIndex } from "../../server/db/indexed-candidates.ts";
 import { lockDuplicates } from "../../server/db/duplicate-links.ts";
 import { detectStored } from "../../server/duplicates/detect-stored.ts";
 import { EventInput } from "../../shared/event-schema.ts";
+import { busyFortnight, linksOf } from "./support/busy-fortnight.ts";
 
 /** Events as the API takes them, parsed as it parses them. */
 const parsed = (events: Record<string, unknown>[]) => events.map((e) => EventInput.parse(e));
-
-const CITIES: [string, number, number][] = [
-  ["Berlin", 52.52, 13.4],
-  ["Potsdam", 52.4, 13.06],
-  ["Lyon", 45.76, 4.84],
-  ["Online", 0, 0],
-];
-const WORDS = ["rust", "data", "cloud", "web", "python", "devops", "react", "kotlin"];
-
-/**
- * Listings of one busy fortnight: titles sharing words, some long, some online, some without
- * coordinates, and a second contributor's copies of one in three, a day off or in its own words.
- */
-function listings(): { who: number; event: Record<string, unknown> }[] {
-  const out: { who: number; event: Record<string, unknown> }[] = [];
-  for (let i = 0; i < 160; i++) {
-    const [city, latitude, longitude] = CITIES[i % CITIES.length];
-    const words = [WORDS[i % 8], WORDS[(i * 3 + 1) % 8], ["Summit", "Meetup", "Conf"][i % 3]];
-    const day = 1 + (i * 7) % 14;
-    const event = {
-      external_id: `a-${i}`,
-      platform: "other",
-      source_url: `https://${words[0]}${i % 5}.example.org/`,
-      title: `${words.join(" ")} ${city}`,
-      starts_at: `2034-03-${String(day).padStart(2, "0")}T09:00:00Z`,
-      ends_at: i % 9 === 0 ? `2034-03-${String(day + 6).padStart(2, "0")}T18:00:00Z` : undefined,
-      city: city === "Online" ? undefined : city,
-      is_virtual: city === "Online",
-      latitude: city === "Online" || i % 5 === 0 ? undefined : latitude,
-      longitude: city === "Online" || i % 5 === 0 ? undefined : longitude,
-    };
-    out.push({ who: 0, event });
-    if (i % 3 === 0) {
-      out.push({
-        who: 1,
-        event: {
-          ...event,
-          external_id: `b-${i}`,
-          platform: "meetup",
-          title: i % 2 ? `${words.slice(0, 2).join(" ")} ${words[2]}` : event.title,
-          starts_at: `2034-03-${String(day + (i % 2)).padStart(2, "0")}T11:00:00Z`,
-          source_url: `https://www.${words[0]}${i % 5}.example.org/?utm_source=list`,
-        },
-      });
-    }
-  }
-  return out;
-}
 
 /** Detects the stored events `ids`, in `tx`: as new listings, or (`inserted` false) changed ones. */
 async function detect(tx: Sql, ids: string[], inserted = true) {
@@ -81,15 +30,6 @@ async function detect(tx: Sql, ids: string[], inserted = true) {
 /** Detects `batches` of stored events in turn, as new listings, each in a transaction. */
 async function detectInTurn(sql: Sql, batches: string[][]) {
   for (const ids of batches) await sql.begin((tx) => detect(tx as unknown as Sql, ids));
-}
-
-/** The detected links, by external ids. */
-async function linksOf(sql: Sql): Promise<string[]> {
-  const rows = await sql<{ a: string; b: string }[]>`
-    SELECT least(ea.external_id, eb.external_id) AS a, greatest(ea.external_id, eb.external_id) AS b
-    FROM event_links l JOIN events ea ON ea.id = l.a JOIN events eb ON eb.id = l.b
-    WHERE l.kind = 'detected' ORDER BY 1, 2`;
-  return rows.map((r) => `${r.a} ${r.b}`);
 }
 
 const forgetDetection = (sql: Sql) =>
@@ -108,7 +48,7 @@ const QUARZOCON = {
 /** Runs `test` on a new database whose session names a new key index, with two contributors. */
 async function withSessionIndex(
   kind: DatabaseKind,
-  test: (sql: Sql, index: KeyIndex, writers: [Writer, Writer]) => Promise<void>,
+  test: (sql: Sql, index: KeyIndexClient, writers: [Writer, Writer]) => Promise<void>,
 ) {
   const location = await createTestDatabase(kind);
   const db = await openDatabase(location);
@@ -139,7 +79,7 @@ for (const kind of testBackends()) {
         await insertWriterKey(sql, "bob"),
       ];
       // Stored without detection, in batches of one contributor; detected below, both ways.
-      const all = listings();
+      const all = busyFortnight();
       const batches: string[][] = [];
       for (let i = 0; i < all.length; i += 25) {
         for (const who of [0, 1]) {
@@ -159,7 +99,7 @@ for (const kind of testBackends()) {
       await forgetDetection(sql);
       await sql`SELECT set_config(${SESSION_SETTING}, ${index.name}, false)`;
       await detectInTurn(sql, batches);
-      assert.ok(index.index.size > 0, "the index was used");
+      assert.ok(await index.index.size() > 0, "the index was used");
       assert.deepEqual(await linksOf(sql), throughTable);
       assert.ok(throughTable.length >= 20, `pairs were found: ${throughTable.length}`);
     } finally {
@@ -203,7 +143,7 @@ for (const kind of testBackends()) {
       assert.equal(await groupedCount(sql), 3, "a-1, b-1 and b-3; a-2 alone");
       // Pruning drops the deleted listing's set, and only it.
       assert.equal(await pruneKeyIndex(sql), 1);
-      assert.equal(index.size, 4);
+      assert.equal(await index.size(), 4);
     });
   });
 

@@ -11,7 +11,8 @@ import {
   DUPLICATE_RULES_VERSION,
   redetectUnderCurrentRules,
 } from "../../server/duplicates/rules-version.ts";
-import { keyIndexNamed, SESSION_SETTING } from "../../server/db/key-index.ts";
+import { SESSION_SETTING } from "../../server/db/key-index.ts";
+import { keyIndexNamed } from "../../server/db/key-index-thread.ts";
 import { get, postEvents } from "../ingest/support/http.ts";
 
 /** Conference `i` as one contributor words it. */
@@ -112,7 +113,7 @@ for (const kind of testBackends()) {
               const reach = { first: s.first_day, last: s.first_day, latitudes: null };
               assert.ok(
                 // Probed as another contributor's listing would.
-                index.find({ keys: [Number(key)], reach, owner: "", platform: "" }, 1000)
+                (await index.find({ keys: [Number(key)], reach, owner: "", platform: "" }, 1000))
                   .has(s.event_id),
                 `${when}: the index holds ${s.event_id}'s key ${key}`,
               );

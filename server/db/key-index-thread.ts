@@ -1,0 +1,295 @@
+/**
+ * The embedded database's key indexes (key-index.ts) live on a thread of their own
+ * (server/duplicates/key-index-worker.ts, which also runs detection's comparisons there; it is
+ * started by its address, not imported), one for the process: PGlite runs statements on the server's own thread,
+ * and there a pushed batch's comparison with the index (its listings' keys, the lookups, the
+ * matcher) can run while the database stores the batch (server/duplicates/early-comparison.ts).
+ * The index's heap (about 1 GB at a million listings) is then out of the server's way too.
+ *
+ * Each index is reached through a `KeyIndexClient`. What changes an index is posted and not waited
+ * for (messages reach the thread in order, so a later lookup sees it); what reads one is a request
+ * the thread answers. The client keeps what detection asks of an index at each lock without a
+ * round trip: whether it is built, the transactions whose sets wait to be settled, and a version
+ * that moves with each change sent.
+ */
+import type { Sql } from "postgres";
+import type { Hits, IndexedSet, IndexProbe } from "./key-index.ts";
+import { matchColumns, type MatchRow } from "./match-keys.ts";
+
+/** A message to the thread: `op` on the index `index`, answered when it has an `id`. */
+export interface IndexRequest {
+  id?: number;
+  index: string;
+  op: string;
+  args: unknown[];
+}
+
+/** The thread's answer to a request. */
+export type IndexReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: string };
+
+// Rows of event_key_sets read at a time while an index is built.
+const PAGE = 10_000;
+
+/** The one thread holding the process's indexes, started when an index is first used. */
+class IndexThread {
+  #worker: Worker | null = null;
+  #next = 1;
+  readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  /** Indexes open on it: the thread stops when none is. */
+  users = 0;
+
+  #started(): Worker {
+    if (this.#worker !== null) return this.#worker;
+    const worker = new Worker(new URL("../duplicates/key-index-worker.ts", import.meta.url).href, {
+      type: "module",
+    });
+    worker.onmessage = (e: MessageEvent<IndexReply>) => {
+      const reply = e.data;
+      const waiting = this.#pending.get(reply.id);
+      if (waiting === undefined) return;
+      this.#pending.delete(reply.id);
+      if (reply.ok) waiting.resolve(reply.value);
+      else waiting.reject(new Error(reply.error));
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      this.#failed(`the key index's thread failed: ${e.message}`);
+    };
+    this.#worker = worker;
+    return worker;
+  }
+
+  /** Every index is lost with the thread: what waits fails, and a new thread starts empty. */
+  #failed(reason: string): void {
+    this.#worker?.terminate();
+    this.#worker = null;
+    for (const waiting of this.#pending.values()) waiting.reject(new Error(reason));
+    this.#pending.clear();
+    for (const index of open.values()) index.lost();
+  }
+
+  post(index: string, op: string, args: unknown[]): void {
+    this.#started().postMessage({ index, op, args } satisfies IndexRequest);
+  }
+
+  request<T>(index: string, op: string, args: unknown[]): Promise<T> {
+    const id = this.#next++;
+    const answer = new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+    });
+    this.#started().postMessage({ id, index, op, args } satisfies IndexRequest);
+    return answer;
+  }
+
+  /** Drops an index from the thread, if it runs. */
+  drop(index: string): void {
+    if (this.#worker !== null) this.post(index, "close", []);
+  }
+
+  stop(): void {
+    this.#failed("the key index's thread was stopped");
+  }
+}
+
+const thread = new IndexThread();
+
+/** One embedded database's key index, on the thread; see the module comment. */
+export class KeyIndexClient {
+  readonly name: string;
+  #built = false;
+  #version = 0;
+  /** Transactions that wrote sets whose outcome the index has not learnt. */
+  readonly #unsettled = new Set<string>();
+
+  constructor(name: string) {
+    this.name = name;
+  }
+
+  /** Whether the index holds the stored sets (`build`). */
+  get built(): boolean {
+    return this.#built;
+  }
+
+  /** Its thread was lost, and what it held: the next detection builds it again. */
+  lost(): void {
+    this.#built = false;
+    this.#unsettled.clear();
+    this.#version += 1;
+  }
+
+  /**
+   * Moves with every change sent to the index: a lookup made before it is still good while this is
+   * as it was.
+   */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Transactions that wrote sets the index does not know the outcome of. */
+  get unsettled(): string[] {
+    return [...this.#unsettled];
+  }
+
+  #change(op: string, ...args: unknown[]): void {
+    this.#version += 1;
+    thread.post(this.name, op, args);
+  }
+
+  /** A read of the index, answered by its thread. */
+  ask<T>(op: string, ...args: unknown[]): Promise<T> {
+    return thread.request<T>(this.name, op, args);
+  }
+
+  /**
+   * Reads every stored set, a page at a time, through one cursor over a join the database makes by
+   * hashing (each table read once): pages of listings in order of id, each a statement, took three
+   * times as long on PGlite (5.4 s against 1.9 at 100,000 listings). Run in a transaction.
+   */
+  async build(sql: Sql): Promise<void> {
+    this.#change("clear");
+    this.#unsettled.clear();
+    await sql<
+      (MatchRow & {
+        event_id: string;
+        keys: string[];
+        first_day: number;
+        last_day: number;
+        lat: number;
+        contributor_id: string;
+        platform: string;
+      })[]
+    >`
+      SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform,
+             ${matchColumns(sql)}
+      FROM event_key_sets s JOIN events e ON e.id = s.event_id`.cursor(PAGE, (page) => {
+      this.#change(
+        "holdStored",
+        page.map((r): IndexedSet => {
+          const { event_id, keys, first_day, last_day, lat, contributor_id, platform, ...row } = r;
+          return {
+            eventId: event_id,
+            keys: keys.map(Number),
+            firstDay: first_day,
+            lastDay: last_day,
+            degree: lat,
+            owner: contributor_id,
+            platform,
+            row: { ...row, id: event_id },
+          };
+        }),
+      );
+    });
+    this.#version += 1;
+    await this.ask("finishBuild");
+    this.#built = true;
+  }
+
+  /**
+   * Forgets the listings whose set is gone from the database (deleted events, whose sets the delete
+   * trigger removes): their sets are only hits that find no event, but they would stay held. Reads
+   * the stored sets' listings only when the index holds more than the database does. Returns how
+   * many it forgot.
+   */
+  async prune(sql: Sql): Promise<number> {
+    const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM event_key_sets`;
+    if (await this.size() <= n) return 0;
+    const stored: string[] = [];
+    await sql<{ event_id: string }[]>`SELECT event_id FROM event_key_sets`.cursor(PAGE, (page) => {
+      for (const r of page) stored.push(r.event_id);
+    });
+    this.#version += 1;
+    return await this.ask<number>("keepOnly", stored);
+  }
+
+  /** Sets written by transaction `xid` (its outcome unknown): each held beside the stored one. */
+  write(sets: IndexedSet[], xid: string): void {
+    if (sets.length === 0) return;
+    this.#unsettled.add(xid);
+    this.#change("write", sets, xid);
+  }
+
+  /**
+   * Learns the outcome of transactions that wrote sets (PostgreSQL's `pg_xact_status`); those in
+   * progress, or not in `status`, stay unsettled (KeyIndex.settle).
+   */
+  settle(status: Map<string, string | null>): void {
+    const ended = [...this.#unsettled].filter((xid) =>
+      status.has(xid) && status.get(xid) !== "in progress"
+    );
+    if (ended.length === 0) return;
+    for (const xid of ended) this.#unsettled.delete(xid);
+    this.#change("settle", new Map(ended.map((xid) => [xid, status.get(xid) ?? null])));
+  }
+
+  /** Forgets listings whose set is gone from the database (deleted events). */
+  forget(eventIds: string[]): void {
+    if (eventIds.length > 0) this.#change("forget", eventIds);
+  }
+
+  /** See KeyIndex.find. */
+  find(probe: IndexProbe, fanout: number): Promise<Hits> {
+    return this.ask("find", probe, fanout);
+  }
+
+  /** See KeyIndex.storedRow. */
+  storedRow(eventId: string): Promise<MatchRow | null> {
+    return this.ask("storedRow", eventId);
+  }
+
+  /** Listings the index holds a set of. */
+  size(): Promise<number> {
+    return this.ask("size");
+  }
+
+  close(): void {
+    thread.drop(this.name);
+  }
+}
+
+const open = new Map<string, KeyIndexClient>();
+
+/** A new index for a database this process holds alone; `close` when the database is closed. */
+export function openKeyIndex(): { name: string; index: KeyIndexClient; close(): void } {
+  const name = crypto.randomUUID();
+  const index = new KeyIndexClient(name);
+  open.set(name, index);
+  thread.users += 1;
+  return {
+    name,
+    index,
+    close: () => {
+      if (!open.delete(name)) return;
+      index.close();
+      thread.users -= 1;
+      if (thread.users === 0) thread.stop();
+    },
+  };
+}
+
+/**
+ * The transactions the open indexes wait to learn the outcome of, each beside its index's name
+ * (the session setting naming it): a statement learns the outcomes for the index its session
+ * names.
+ */
+export function awaitedOutcomes(): { index: string[]; xid: string[] } {
+  const awaited = { index: [] as string[], xid: [] as string[] };
+  for (const [name, index] of open) {
+    for (const xid of index.unsettled) {
+      awaited.index.push(name);
+      awaited.xid.push(xid);
+    }
+  }
+  return awaited;
+}
+
+/** The index a session's setting names; null when it names none (a PostgreSQL server). */
+export function keyIndexNamed(name: string | null | undefined): KeyIndexClient | null {
+  if (!name) return null;
+  const index = open.get(name);
+  if (index === undefined) {
+    throw new Error(`Cannot find the key index ${name} the session names: its database is closed`);
+  }
+  return index;
+}
