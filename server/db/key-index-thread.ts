@@ -6,28 +6,35 @@
  * matcher) can run while the database stores the batch (server/duplicates/early-comparison.ts).
  * The index's heap (about 1 GB at a million listings) is then out of the server's way too.
  *
- * Each index is reached through a `KeyIndexClient`. What changes an index is posted and not waited
- * for (messages reach the thread in order, so a later lookup sees it); what reads one is a request
- * the thread answers. The client keeps what detection asks of an index at each lock without a
+ * Each index is reached through a `KeyIndexClient`. What changes an index is queued and sent with
+ * the next request, not waited for (the thread runs them in order, so a later lookup sees them);
+ * what reads one is a request the thread answers. The client keeps what detection asks of an index at each lock without a
  * round trip: whether it is built, the transactions whose sets wait to be settled, and a version
  * that moves with each change sent.
  */
 import type { Sql } from "postgres";
 import type { Hits, IndexedSet, IndexProbe } from "./key-index.ts";
 import { matchColumns, type MatchRow } from "./match-keys.ts";
+import { logProblem } from "../log-line.ts";
 
-/** A message to the thread: `op` on the index `index`, answered when it has an `id`. */
+/** An operation on an index, and its arguments. */
+export type IndexOperation = [op: string, args: unknown[]];
+
+/**
+ * A message to the thread: operations on the index `index`, run in order; with an `id`, the last
+ * one's result is the answer.
+ */
 export interface IndexRequest {
   id?: number;
   index: string;
-  op: string;
-  args: unknown[];
+  ops: IndexOperation[];
 }
 
-/** The thread's answer to a request. */
+/** The thread's answer to a request, or word that it failed (an index missed a change). */
 export type IndexReply =
   | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: string };
+  | { id: number; ok: false; error: string }
+  | { failed: string };
 
 // Rows of event_key_sets read at a time while an index is built.
 const PAGE = 10_000;
@@ -47,6 +54,10 @@ class IndexThread {
     });
     worker.onmessage = (e: MessageEvent<IndexReply>) => {
       const reply = e.data;
+      if ("failed" in reply) {
+        this.#crashed(reply.failed);
+        return;
+      }
       const waiting = this.#pending.get(reply.id);
       if (waiting === undefined) return;
       this.#pending.delete(reply.id);
@@ -55,10 +66,15 @@ class IndexThread {
     };
     worker.onerror = (e) => {
       e.preventDefault();
-      this.#failed(`the key index's thread failed: ${e.message}`);
+      this.#crashed(e.message);
     };
     this.#worker = worker;
     return worker;
+  }
+
+  #crashed(reason: string): void {
+    logProblem({ level: "error", problem: "the key index's thread failed", error: reason });
+    this.#failed(`the key index's thread failed: ${reason}`);
   }
 
   /** Every index is lost with the thread: what waits fails, and a new thread starts empty. */
@@ -70,22 +86,22 @@ class IndexThread {
     for (const index of open.values()) index.lost();
   }
 
-  post(index: string, op: string, args: unknown[]): void {
-    this.#started().postMessage({ index, op, args } satisfies IndexRequest);
+  post(index: string, ops: IndexOperation[]): void {
+    this.#started().postMessage({ index, ops } satisfies IndexRequest);
   }
 
-  request<T>(index: string, op: string, args: unknown[]): Promise<T> {
+  request<T>(index: string, ops: IndexOperation[]): Promise<T> {
     const id = this.#next++;
     const answer = new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
     });
-    this.#started().postMessage({ id, index, op, args } satisfies IndexRequest);
+    this.#started().postMessage({ id, index, ops } satisfies IndexRequest);
     return answer;
   }
 
   /** Drops an index from the thread, if it runs. */
   drop(index: string): void {
-    if (this.#worker !== null) this.post(index, "close", []);
+    if (this.#worker !== null) this.post(index, [["close", []]]);
   }
 
   stop(): void {
@@ -102,6 +118,12 @@ export class KeyIndexClient {
   #version = 0;
   /** Transactions that wrote sets whose outcome the index has not learnt. */
   readonly #unsettled = new Set<string>();
+  /**
+   * Changes not sent yet: they go with the next request, in order (each message costs the server's
+   * thread about half a millisecond on a small virtual machine, whatever it holds).
+   */
+  #queued: IndexOperation[] = [];
+  #comparisons = 0;
 
   constructor(name: string) {
     this.name = name;
@@ -116,6 +138,7 @@ export class KeyIndexClient {
   lost(): void {
     this.#built = false;
     this.#unsettled.clear();
+    this.#queued = [];
     this.#version += 1;
   }
 
@@ -134,12 +157,41 @@ export class KeyIndexClient {
 
   #change(op: string, ...args: unknown[]): void {
     this.#version += 1;
-    thread.post(this.name, op, args);
+    this.#queued.push([op, args]);
   }
 
-  /** A read of the index, answered by its thread. */
+  /** Sends the changes queued. */
+  #flush(): void {
+    if (this.#queued.length === 0) return;
+    thread.post(this.name, this.#queued);
+    this.#queued = [];
+  }
+
+  /** A read of the index, answered by its thread after the changes queued before it. */
   ask<T>(op: string, ...args: unknown[]): Promise<T> {
-    return thread.request<T>(this.name, op, args);
+    const ops = [...this.#queued, [op, args] as IndexOperation];
+    this.#queued = [];
+    return thread.request<T>(this.name, ops);
+  }
+
+  /**
+   * Compares a batch named by stand-ins on the index's thread (early-comparison.ts), which keeps
+   * the sets it makes until `writeCompared` or `dropCompared` names the comparison.
+   */
+  compare<T>(batch: unknown): { comparison: number; matches: Promise<T> } {
+    const comparison = ++this.#comparisons;
+    return { comparison, matches: this.ask<T>("compare", comparison, batch) };
+  }
+
+  /** Holds the sets comparison `comparison` made, their stand-ins named by `ids`, as `write`. */
+  writeCompared(comparison: number, ids: [standIn: string, id: string][], xid: string): void {
+    this.#unsettled.add(xid);
+    this.#change("writeCompared", comparison, ids, xid);
+  }
+
+  /** Drops the sets comparison `comparison` made: detection compared again. */
+  dropCompared(comparison: number): void {
+    this.#queued.push(["dropCompared", [comparison]]);
   }
 
   /**
@@ -164,6 +216,7 @@ export class KeyIndexClient {
       SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform,
              ${matchColumns(sql)}
       FROM event_key_sets s JOIN events e ON e.id = s.event_id`.cursor(PAGE, (page) => {
+      // Sent page by page: the whole index is never queued here.
       this.#change(
         "holdStored",
         page.map((r): IndexedSet => {
@@ -180,6 +233,7 @@ export class KeyIndexClient {
           };
         }),
       );
+      this.#flush();
     });
     this.#version += 1;
     await this.ask("finishBuild");
@@ -244,6 +298,7 @@ export class KeyIndexClient {
   }
 
   close(): void {
+    this.#queued = [];
     thread.drop(this.name);
   }
 }

@@ -143,8 +143,17 @@ export interface BatchMatches {
   /** Changed listings compared again: their detected links are replaced. */
   replacing: string[];
   links: { a: string; b: string; score: number }[];
-  /** On the embedded database, the batch's new key sets, to store and to hold in its index. */
-  sets?: { changes: KeySetChange[]; indexed: IndexedSet[]; allNew: boolean };
+  /**
+   * On the embedded database, the batch's new key sets, to store and to hold in its index: as
+   * `indexed`, or kept on the index's thread by an early comparison (`compared`, its stand-ins and
+   * the ids they stand for).
+   */
+  sets?: {
+    changes: KeySetChange[];
+    indexed: IndexedSet[];
+    compared?: { comparison: number; ids: [standIn: string, id: string][] };
+    allNew: boolean;
+  };
   /** What the benchmark counts. */
   counts: { candidates: number; keysStored: number; keysLookedUp: number; events: number };
 }
@@ -283,7 +292,9 @@ async function writeMatches(
   if (m.sets !== undefined) {
     if (keys === null) throw new Error("Cannot store key sets: the session names no key index");
     // Held unsettled until the index learns that this transaction committed (key-index.ts).
-    keys.index.write(m.sets.indexed, keys.xid);
+    const { compared } = m.sets;
+    if (compared === undefined) keys.index.write(m.sets.indexed, keys.xid);
+    else keys.index.writeCompared(compared.comparison, compared.ids, keys.xid);
     setsWrite = writeSets(sql, m.sets.changes, { allNew: m.sets.allNew });
   }
   const { replacing, links } = m;

@@ -48,6 +48,7 @@ export class EarlyComparison implements PriorMatches {
   /** Each event the upsert may write (the last of each pair), and its stand-in. */
   readonly #standIns: Map<EventRecord, string>;
   readonly #version: number;
+  readonly #comparison: number;
   readonly #matches: Promise<BatchMatches | null>;
   #used = false;
 
@@ -80,8 +81,10 @@ export class EarlyComparison implements PriorMatches {
         event: matchedFields(e),
       })),
     };
+    const { comparison, matches } = index.compare<BatchMatches | null>(written);
+    this.#comparison = comparison;
     // A comparison that fails is made again under the lock, which meets the failure itself.
-    this.#matches = index.ask<BatchMatches | null>("compare", written).catch(() => null);
+    this.#matches = matches.catch(() => null);
   }
 
   /** Whether detection took what the comparison found (matchesFor). */
@@ -100,9 +103,20 @@ export class EarlyComparison implements PriorMatches {
     stored: Map<string, KeySet>,
   ): Promise<BatchMatches | null> {
     const m = await this.#matches;
-    if (m === null || keys.index !== this.#index || keys.index.version !== this.#version) {
-      return null;
-    }
+    if (m === null) return null;
+    const taken = this.#taken(m, written, keys, stored);
+    // The index's thread keeps the comparison's sets until they are written or dropped.
+    if (taken === null && m.sets !== undefined) this.#index.dropCompared(this.#comparison);
+    return taken;
+  }
+
+  #taken(
+    m: BatchMatches,
+    written: WrittenBatch,
+    keys: SessionKeys,
+    stored: Map<string, KeySet>,
+  ): BatchMatches | null {
+    if (keys.index !== this.#index || keys.index.version !== this.#version) return null;
     if (written.changed.length !== this.#standIns.size) return null;
     const sets = new Map(m.sets?.changes.map((s) => [s.event_id, s]));
     const ids = new Map<string, string>();
@@ -129,11 +143,8 @@ export class EarlyComparison implements PriorMatches {
       sets: m.sets && {
         allNew: replacing.length === 0,
         changes: m.sets.changes.map((s) => ({ ...s, event_id: id(s.event_id) })),
-        indexed: m.sets.indexed.map((s) => ({
-          ...s,
-          eventId: id(s.eventId),
-          row: { ...s.row, id: id(s.row.id) },
-        })),
+        indexed: [],
+        compared: { comparison: this.#comparison, ids: [...ids] },
       },
     };
   }

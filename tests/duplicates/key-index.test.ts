@@ -147,6 +147,23 @@ for (const kind of testBackends()) {
     });
   });
 
+  if (kind === "pglite") {
+    Deno.test("[pglite] a change the index's thread cannot make takes it down, and the next detection builds the index again", async () => {
+      await withSessionIndex(kind, async (sql, index, [alice, bob]) => {
+        await storeAndDetect(sql, alice, [QUARZOCON]);
+        assert.ok(index.built);
+        // The sets of a comparison the thread never made: the index would miss them.
+        index.writeCompared(12_345, [], "1");
+        await assert.rejects(index.size(), /thread failed/);
+        assert.equal(index.built, false);
+        assert.deepEqual(index.unsettled, []);
+        await storeAndDetect(sql, bob, [{ ...QUARZOCON, external_id: "b-1", platform: "meetup" }]);
+        assert.equal(await groupedCount(sql), 2, "bob's copy found alice's listing");
+        assert.equal(await index.size(), 2);
+      });
+    });
+  }
+
   Deno.test(`[${kind}] a transaction detecting twice finds the listings it wrote first, as it wrote them`, async () => {
     await withSessionIndex(kind, async (sql, _index, [alice, bob]) => {
       const conference = QUARZOCON;
