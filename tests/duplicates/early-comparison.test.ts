@@ -13,7 +13,7 @@ import { upsertEvents, type Writer } from "../../server/db/events.ts";
 import { DuplicateDetector } from "../../server/duplicates/duplicate-detector.ts";
 import type { EarlyComparison } from "../../server/duplicates/early-comparison.ts";
 import { EventInput, type EventRecord } from "../../shared/event-schema.ts";
-import { busyFortnight, linksOf } from "./support/busy-fortnight.ts";
+import { busyFortnight, linksOf, QUARZOCON } from "./support/busy-fortnight.ts";
 
 const parsed = (events: Record<string, unknown>[]) => events.map((e) => EventInput.parse(e));
 
@@ -56,15 +56,6 @@ async function push(
   detector.committed(batch, detected);
   return early;
 }
-
-const QUARZOCON = {
-  external_id: "a-1",
-  platform: "other",
-  source_url: "https://quarzocon.example.org/",
-  title: "QuarzoCon 2034",
-  starts_at: "2034-05-10T09:00:00Z",
-  city: "Turin",
-};
 
 /** Another event, which nothing else here matches. */
 const ELSEWHERE = {

@@ -16,7 +16,7 @@ import { pruneKeyIndex } from "../../server/db/indexed-candidates.ts";
 import { lockDuplicates } from "../../server/db/duplicate-links.ts";
 import { detectStored } from "../../server/duplicates/detect-stored.ts";
 import { EventInput } from "../../shared/event-schema.ts";
-import { busyFortnight, linksOf } from "./support/busy-fortnight.ts";
+import { busyFortnight, linksOf, QUARZOCON } from "./support/busy-fortnight.ts";
 
 /** Events as the API takes them, parsed as it parses them. */
 const parsed = (events: Record<string, unknown>[]) => events.map((e) => EventInput.parse(e));
@@ -34,16 +34,6 @@ async function detectInTurn(sql: Sql, batches: string[][]) {
 
 const forgetDetection = (sql: Sql) =>
   sql`TRUNCATE event_links, event_group_members, event_key_sets, event_lookup_keys`;
-
-/** A conference alice lists, as the API takes it. */
-const QUARZOCON = {
-  external_id: "a-1",
-  platform: "other",
-  source_url: "https://quarzocon.example.org/",
-  title: "QuarzoCon 2034",
-  starts_at: "2034-05-10T09:00:00Z",
-  city: "Turin",
-};
 
 /** Runs `test` on a new database whose session names a new key index, with two contributors. */
 async function withSessionIndex(

@@ -1,6 +1,16 @@
 /** Listings and links the tests of the key index and of early comparisons share. */
 import type { Sql } from "postgres";
 
+/** A conference alice lists, as the API takes it. */
+export const QUARZOCON = {
+  external_id: "a-1",
+  platform: "other",
+  source_url: "https://quarzocon.example.org/",
+  title: "QuarzoCon 2034",
+  starts_at: "2034-05-10T09:00:00Z",
+  city: "Turin",
+};
+
 const CITIES: [string, number, number][] = [
   ["Berlin", 52.52, 13.4],
   ["Potsdam", 52.4, 13.06],
