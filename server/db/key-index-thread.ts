@@ -277,6 +277,17 @@ export class KeyIndexClient {
     this.#change("settle", new Map(ended.map((xid) => [xid, status.get(xid) ?? null])));
   }
 
+  /**
+   * Learns that transaction `xid` committed, when no other transaction's sets wait to be settled:
+   * else the next lock learns every outcome, so that a listing's sets are settled in the order
+   * they were written.
+   */
+  committed(xid: string): void {
+    if (this.#unsettled.size === 1 && this.#unsettled.has(xid)) {
+      this.settle(new Map([[xid, "committed"]]));
+    }
+  }
+
   /** Forgets listings whose set is gone from the database (deleted events). */
   forget(eventIds: string[]): void {
     if (eventIds.length > 0) this.#change("forget", eventIds);

@@ -123,7 +123,7 @@ export class DuplicateDetector {
    */
   committed(batch: WrittenBatch, detected: BatchDetected = {}): void {
     if (this.afterCommit && batch.changed.length > 0) this.wake();
-    if (detected.xid !== undefined) this.#index?.settle(new Map([[detected.xid, "committed"]]));
+    if (detected.xid !== undefined) this.#index?.committed(detected.xid);
   }
 
   /**
