@@ -288,19 +288,9 @@ export class KeyIndexClient {
     }
   }
 
-  /** Forgets listings whose set is gone from the database (deleted events). */
-  forget(eventIds: string[]): void {
-    if (eventIds.length > 0) this.#change("forget", eventIds);
-  }
-
   /** See KeyIndex.find. */
   find(probe: IndexProbe, fanout: number): Promise<Hits> {
     return this.ask("find", probe, fanout);
-  }
-
-  /** See KeyIndex.storedRow. */
-  storedRow(eventId: string): Promise<MatchRow | null> {
-    return this.ask("storedRow", eventId);
   }
 
   /** Listings the index holds a set of. */

@@ -25,7 +25,7 @@ import {
   type IndexedCandidates,
   type IndexSearch,
 } from "../db/indexed-candidates.ts";
-import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
+import { type MatchFacts, matchFactsOf, type MatchSource, matchSourceOf } from "./match-facts.ts";
 import {
   bandLatitude,
   candidateBounds,
@@ -71,17 +71,10 @@ export const sameSet = (a: KeySet | undefined, b: KeySet) =>
 /** What detection reads of an event, from the fields as written. */
 function matchRowOf(id: string, e: Omit<MatchSource, "id">): MatchRow {
   return {
+    ...matchSourceOf(e),
     id,
-    title: e.title,
-    source_url: e.source_url,
     starts_at: new Date(e.starts_at),
     ends_at: e.ends_at === null ? null : new Date(e.ends_at),
-    city: e.city,
-    country: e.country,
-    latitude: e.latitude,
-    longitude: e.longitude,
-    is_virtual: e.is_virtual,
-    is_hybrid: e.is_hybrid,
   };
 }
 

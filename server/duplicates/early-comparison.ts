@@ -18,6 +18,7 @@ import type { SessionKeys } from "../db/duplicate-links.ts";
 import type { KeyIndex } from "../db/key-index.ts";
 import type { KeyIndexClient } from "../db/key-index-thread.ts";
 import { findInIndex } from "../db/indexed-candidates.ts";
+import { matchSourceOf } from "./match-facts.ts";
 import type { KeySet } from "../db/match-keys.ts";
 import {
   type BatchMatches,
@@ -26,21 +27,6 @@ import {
   sameSet,
   type WrittenBatch,
 } from "./detect-duplicates.ts";
-
-/** What the comparison reads of a pushed event: the matcher's fields and its platform. */
-const matchedFields = (e: EventRecord): WrittenBatch["changed"][number]["event"] => ({
-  platform: e.platform,
-  title: e.title,
-  source_url: e.source_url,
-  starts_at: e.starts_at,
-  ends_at: e.ends_at,
-  city: e.city,
-  country: e.country,
-  latitude: e.latitude,
-  longitude: e.longitude,
-  is_virtual: e.is_virtual,
-  is_hybrid: e.is_hybrid,
-});
 
 /** A batch's comparison, sent to the index's thread before the batch is stored. */
 export class EarlyComparison implements PriorMatches {
@@ -78,7 +64,8 @@ export class EarlyComparison implements PriorMatches {
       changed: [...this.#standIns].map(([e, id]) => ({
         id,
         inserted: true,
-        event: matchedFields(e),
+        // What the comparison reads: the matcher's fields and the platform.
+        event: { ...matchSourceOf(e), platform: e.platform },
       })),
     };
     const { comparison, matches } = index.compare<BatchMatches | null>(written);

@@ -62,9 +62,7 @@ const operations: Record<string, Operation> = {
   },
   dropCompared: (held, comparison: number) => held.compared.delete(comparison),
   settle: ({ index }, status) => index.settle(status),
-  forget: ({ index }, ids) => index.forget(ids),
   find: ({ index }, probe, fanout) => index.find(probe, fanout),
-  storedRow: ({ index }, id) => index.storedRow(id),
   size: ({ index }) => index.size,
   lookUp: ({ index }, search) => lookUpIndex(index, search),
   compare: async (held, comparison: number, batch) => {
