@@ -17,34 +17,27 @@
  * event, and the load average.
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
- *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy] [--explain]
- *     [--years 1] [--after-commit yes|no] [--keys memory|table] [--through database|http]
+ *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy]
+ *     [--years 1] [--after-commit yes|no] [--through database|http]
  *
  * --years N: the loaded events are spread over N years (52 weeks each) up to the timed ones' year,
  * as a service holding N years of listings; the default puts them all in the timed batches' year,
  * so that each year holds --size events (at 1,000,000: 2,700 a day in forty cities).
- *
- * --keys table (PGlite): the lookup keys in event_lookup_keys, as on PostgreSQL, instead of the
- * embedded database's in-memory index (server/db/key-index.ts), to compare the two.
  *
  * --through http: the timed batches are pushed to the server's HTTP API as contributors push them
  * (scripts/support/duplicate-bench-http.ts), with two trusted keys, to the service opened on the
  * loaded database, as it runs and with its detection step left out: what detection costs the
  * ingestion a contributor sees, request parsing, validation and the rest of a push included. Only
  * the rates and CPU times are printed then.
- *
- * --explain (PostgreSQL): at the end, prints the plan of the statement that stores a batch's keys
- * and finds its candidates, with the time and buffers of each step (EXPLAIN ANALYZE, rolled back).
  */
 import { parseArgs } from "node:util";
-import postgres, { type Sql } from "postgres";
+import type { Sql } from "postgres";
 import type { EventRecord } from "../shared/event-schema.ts";
 import { upsertEvents, type Writer } from "../server/db/events.ts";
-import { detectDuplicates, type DetectionTimings } from "../server/duplicates/detect-duplicates.ts";
+import type { DetectionTimings } from "../server/duplicates/detect-duplicates.ts";
 import { type BatchDetected, DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
 import { type Database, openDatabase } from "../server/db/connect.ts";
 import { vacuumEmbedded } from "../server/db/embedded-vacuum.ts";
-import { SESSION_SETTING } from "../server/db/key-index.ts";
 import { openKeyIndex } from "../server/db/key-index-thread.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
@@ -67,10 +60,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     backend: { type: "string", default: "postgres" },
     mix: { type: "string", default: "realistic" },
-    explain: { type: "boolean", default: false },
     years: { type: "string", default: "1" },
     "after-commit": { type: "string" },
-    keys: { type: "string", default: "memory" },
     through: { type: "string", default: "database" },
   },
 });
@@ -82,9 +73,6 @@ if (values.mix !== "realistic" && values.mix !== "heavy") {
   throw new Error(`Cannot run: --mix is realistic or heavy, not ${JSON.stringify(values.mix)}`);
 }
 const mix: BenchMix = values.mix;
-if (values.keys !== "memory" && values.keys !== "table") {
-  throw new Error(`Cannot run: --keys is memory or table, not ${JSON.stringify(values.keys)}`);
-}
 const afterCommit = values["after-commit"] === undefined
   ? kind === "postgres"
   : values["after-commit"] === "yes";
@@ -94,10 +82,8 @@ if (values.through !== "database" && values.through !== "http") {
   );
 }
 const http = values.through === "http";
-if (http && (values["after-commit"] !== undefined || values.keys !== "memory")) {
-  throw new Error(
-    "Cannot run: --through http runs the server as it is: no --after-commit or --keys",
-  );
+if (http && values["after-commit"] !== undefined) {
+  throw new Error("Cannot run: --through http runs the server as it is: no --after-commit");
 }
 const years = Number(values.years);
 if (!Number.isInteger(years) || years < 1) {
@@ -193,60 +179,12 @@ async function timeListings(sql: Sql): Promise<void> {
 }
 
 /**
- * The plan of the candidate statement for a new batch: the statement is caught as detection sends
- * it (in a transaction rolled back), then run again under EXPLAIN ANALYZE (rolled back too).
- */
-async function explainCandidates(url: string, writers: Writer[], batch: EventRecord[]) {
-  const caught: { query: string; params: unknown[] }[] = [];
-  const sql = postgres(url, {
-    max: 1,
-    onnotice: () => {},
-    debug: (_connection, query, params) => caught.push({ query, params: params as unknown[] }),
-  });
-  const rollback = new Error("rolled back");
-  const rolledBack = async (work: (tx: Sql) => Promise<void>) => {
-    await sql.begin(async (t) => {
-      await work(t as unknown as Sql);
-      throw rollback;
-    }).catch((err) => {
-      if (err !== rollback) throw err;
-    });
-  };
-  try {
-    await rolledBack(async (tx) => {
-      const outcome = await upsertEvents(tx, writers[0], batch);
-      await detectDuplicates(tx, {
-        contributorId: writers[0].contributorId,
-        changed: outcome.changed,
-      });
-    });
-    const statement = caught.find((c) => c.query.includes("INSERT INTO event_lookup_keys"));
-    if (statement === undefined) throw new Error("Cannot explain: no candidate statement was sent");
-    // postgres.js prepares the statement, and after five runs the server may keep a generic
-    // plan (one made without the parameters' values): both are shown.
-    for (const mode of ["force_custom_plan", "force_generic_plan"]) {
-      await rolledBack(async (tx) => {
-        await tx.unsafe(`SET LOCAL plan_cache_mode = ${mode}`);
-        const plan = await tx.unsafe(
-          `EXPLAIN (ANALYZE, BUFFERS) ${statement.query}`,
-          statement.params as never[],
-          { prepare: true },
-        );
-        console.log(`${mode}:\n${plan.map((r) => r["QUERY PLAN"]).join("\n")}`);
-      });
-    }
-  } finally {
-    await sql.end();
-  }
-}
-
-/**
- * What the embedded database's key index costs at start: a second one built from the stored sets,
+ * What the key index costs at start: a second one built from the stored sets,
  * its time and the heap it takes on the index's thread (with --v8-flags=--expose-gc, after
  * collections; else roughly).
  */
 async function timeKeyIndexBuild(sql: Sql) {
-  const keys = openKeyIndex();
+  const keys = openKeyIndex({ shared: false });
   try {
     const heapBefore = await keys.index.ask<number>("heapUsed");
     const started = performance.now();
@@ -266,7 +204,6 @@ const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 const location = await createTestDatabase(kind);
 let db: Database | null = await openDatabase(location);
 let pushers: HttpPushers | null = null;
-if (values.keys === "table") await db.sql`SELECT set_config(${SESSION_SETTING}, '', false)`;
 try {
   const writers = [
     await insertWriterKey(db.sql, "bench-a"),
@@ -386,18 +323,13 @@ try {
         }; load ${load()}`,
     );
     await timeListings(sql);
-    if (kind === "pglite" && values.keys !== "table") await timeKeyIndexBuild(sql);
-    if (values.explain && location.databaseUrl) {
-      await explainCandidates(location.databaseUrl, writers, benchEvents(next, 100, mix));
-    }
+    await timeKeyIndexBuild(sql);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const on = median(rate.on);
   const off = median(rate.off);
   console.log(
-    `\n${kind}${kind === "pglite" ? ` (keys in ${values.keys})` : ""}${
-      http ? ", through HTTP" : ""
-    }, ${mix} mix, ${size} events, detection ${
+    `\n${kind}${http ? ", through HTTP" : ""}, ${mix} mix, ${size} events, detection ${
       afterCommit ? "after commit" : "in the batch's transaction"
     }: detection off ${off.toFixed(0)} events/s, on ` +
       `${on.toFixed(0)} events/s until every event is detected (pushes returned at ` +

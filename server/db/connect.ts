@@ -11,6 +11,7 @@ import { connectFailureMessage } from "./connection-errors.ts";
 import { guardDatabaseDriver } from "./driver-guard.ts";
 import { SESSION_SETTING } from "./key-index.ts";
 import { openKeyIndex } from "./key-index-thread.ts";
+import { GENERIC_PLANS_SETTING } from "./duplicate-links.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -54,14 +55,30 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   await guardDatabaseDriver();
   if (options.databaseUrl) {
     const poolSize = options.maxConnections ?? 10;
-    const sql = postgres(options.databaseUrl, { ...DRIVER_OPTIONS, max: poolSize });
+    // Every session names this server's index of the lookup keys (key-index.ts): other servers
+    // may share the database, so it learns their sets before each lookup.
+    const keys = openKeyIndex({ shared: true });
+    const sql = postgres(options.databaseUrl, {
+      ...DRIVER_OPTIONS,
+      connection: { ...DRIVER_OPTIONS.connection, [SESSION_SETTING]: keys.name },
+      max: poolSize,
+    });
     try {
       await sql`SELECT 1`;
     } catch (err) {
       await sql.end({ timeout: 0 });
+      keys.close();
       throw new ConfigError(connectFailureMessage(err, options.databaseUrl));
     }
-    return { sql, kind: "postgres", poolSize, close: () => sql.end({ timeout: 5 }) };
+    return {
+      sql,
+      kind: "postgres",
+      poolSize,
+      close: async () => {
+        await sql.end({ timeout: 5 });
+        keys.close();
+      },
+    };
   }
   return await openEmbedded(options.dataDir);
 }
@@ -92,9 +109,11 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     prepare: true,
   });
   // The session names this process's index of its lookup keys, held in memory: the process holds
-  // the directory alone, so it sees every key written (key-index.ts).
-  const keys = openKeyIndex();
-  await sql`SELECT set_config(${SESSION_SETTING}, ${keys.name}, false)`;
+  // the directory alone, so it sees every key written (key-index.ts). Its detection runs on
+  // generic plans (lockDuplicates).
+  const keys = openKeyIndex({ shared: false });
+  await sql`SELECT set_config(${SESSION_SETTING}, ${keys.name}, false),
+                   set_config(${GENERIC_PLANS_SETTING}, 'on', false)`;
   return {
     sql,
     kind: "pglite",

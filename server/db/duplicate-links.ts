@@ -15,17 +15,23 @@ export interface Link {
 // write one group twice.
 const DUPLICATES_LOCK_ID = 4_711_017;
 
-/** The session's key index (the embedded database's: key-index.ts), and its transaction's id. */
+/** The session's key index (key-index.ts), and its transaction's id. */
 export interface SessionKeys {
   index: KeyIndexClient;
   xid: string;
 }
 
 /**
- * Holds the duplicates lock until the transaction ends. Where the session names an in-memory key
- * index (the embedded database), returns it, with the transaction's id, after telling it the
- * outcome of the transactions that wrote the sets it holds unsettled, all in the same round trip:
- * so a batch's lookups read the sets the batch before committed. Else null.
+ * Set on a session whose detection runs on generic plans (the embedded database's: connect.ts);
+ * see lockDuplicates.
+ */
+export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
+
+/**
+ * Holds the duplicates lock until the transaction ends. Returns the key index the session names,
+ * with the transaction's id, after telling it the outcome of the transactions that wrote the sets
+ * it holds unsettled, all in the same round trip: so a batch's lookups read the sets the batch
+ * before committed.
  *
  * The rest of the transaction runs without JIT compilation: detection's statements read a few
  * rows each by index, but their recursive and array parts are estimated at many, past PostgreSQL's
@@ -37,25 +43,24 @@ export interface SessionKeys {
  * statements are planned for any batch (their reads go through LATERAL index lookups), and what
  * follows them in a transaction is a write.
  */
-export async function lockDuplicates(sql: Sql): Promise<SessionKeys | null> {
+export async function lockDuplicates(sql: Sql): Promise<SessionKeys> {
   const awaited = awaitedOutcomes();
   const [row] = await sql<
-    { key_index: string | null; xid: string | null; outcomes: Record<string, string | null> }[]
+    { key_index: string | null; xid: string; outcomes: Record<string, string | null> }[]
   >`
     SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID}),
            s.named AS key_index,
            set_config('jit', 'off', true),
-           CASE WHEN s.named <> ''
+           CASE WHEN current_setting(${GENERIC_PLANS_SETTING}, true) = 'on'
              THEN set_config('plan_cache_mode', 'force_generic_plan', true) END,
-           CASE WHEN s.named <> '' THEN pg_current_xact_id()::text END AS xid,
+           pg_current_xact_id()::text AS xid,
            (SELECT coalesce(json_object_agg(w.xid, pg_xact_status(w.xid::xid8)), '{}')
             FROM unnest(${awaited.index}::text[], ${awaited.xid}::text[]) AS w(index, xid)
             WHERE w.index = s.named) AS outcomes
     FROM (SELECT current_setting(${SESSION_SETTING}, true) AS named) s`;
   const index = keyIndexNamed(row.key_index);
-  if (index === null) return null;
   index.settle(new Map(Object.entries(row.outcomes)));
-  return { index, xid: row.xid! };
+  return { index, xid: row.xid };
 }
 
 /**
@@ -64,7 +69,7 @@ export async function lockDuplicates(sql: Sql): Promise<SessionKeys | null> {
  */
 export async function underDuplicatesLock<T>(
   sql: Sql,
-  work: (tx: Sql, keys: SessionKeys | null) => Promise<T>,
+  work: (tx: Sql, keys: SessionKeys) => Promise<T>,
 ): Promise<T> {
   return await sql.begin(async (transaction) => {
     // postgres.js types a transaction apart from the pool, though both run the same queries.

@@ -1,13 +1,11 @@
 /**
- * Detection's lookups on the embedded database, whose lookup keys are held in memory
- * (key-index.ts, on a thread of its own: key-index-thread.ts) with what detection reads of each
- * listing: the keys are looked up there, the listings they find are checked against their probes'
- * bounds there, and ranked here, as storeKeysAndFindCandidates does in the database: reading the
- * 230 events a batch's keys find took PGlite about 3.4 of the statement's 16 ms at 100,000 events. The duplicates lock's statement
- * tells the index which transactions that wrote sets committed; only a listing whose set still
- * waits to be settled (written by a transaction not ended yet, so the event may be as either
- * transaction leaves it) is read from the database. The batch's sets are written with its links,
- * in one statement.
+ * Detection's lookups: the lookup keys are held in memory (key-index.ts, on a thread of their own:
+ * key-index-thread.ts) with what detection reads of each listing; the keys are looked up there,
+ * the listings they find are checked against their probes' bounds there, and ranked here. The
+ * duplicates lock's statement tells the index which transactions that wrote sets committed; only a
+ * listing whose set still waits to be settled (written by a transaction not ended yet, so the event
+ * may be as either transaction leaves it) is read from the database. The batch's sets are written
+ * with its links, in one statement.
  */
 import type { Sql } from "postgres";
 import { type SessionKeys, underDuplicatesLock } from "./duplicate-links.ts";
@@ -21,7 +19,7 @@ import {
   type MatchRow,
   type Probe,
   probeTable,
-  rankedCandidates,
+  readCandidates,
 } from "./match-keys.ts";
 import { degreeOf } from "./key-rows.ts";
 
@@ -85,9 +83,12 @@ export interface IndexedCandidates {
 }
 
 /**
- * Pairs (probe, candidate) of events that might be the same, as storeKeysAndFindCandidates finds
- * them with event_lookup_keys, and the key sets to hold in the index (written with the batch's
- * links: detect-duplicates.ts). Run under the duplicates lock, with the session's keys it returned.
+ * Pairs (probe, candidate) of events that might be the same: sharing a lookup key
+ * (server/duplicates/lookup-keys.ts) on days within reach, within the probe's bounds, listed by
+ * another contributor or on another platform; and the key sets to hold in the index (written with
+ * the batch's links: detect-duplicates.ts). Run under the duplicates lock, with the session's keys
+ * it returned: the index is built at its first use, and else learns first the sets other servers
+ * wrote (KeyIndexClient.catchUp).
  */
 export async function findIndexedCandidates(
   sql: Sql,
@@ -95,11 +96,8 @@ export async function findIndexedCandidates(
   o: IndexSearch,
 ): Promise<IndexedCandidates> {
   const { index } = keys;
-  if (!index.built) {
-    // Rows written while the keys were kept in the table: never read again, so they go.
-    await sql`TRUNCATE event_lookup_keys`;
-    await index.build(sql);
-  }
+  if (!index.built) await index.build(sql);
+  else await index.catchUp(sql);
   const looked = await index.ask<IndexLookup>("lookUp", {
     contributorId: o.contributorId,
     probes: o.probes,
@@ -116,8 +114,8 @@ export async function findIndexedCandidates(
       ), hit AS (
         SELECT * FROM unnest(${waiting.n}::int[], ${waiting.id}::uuid[], ${waiting.shared}::int[])
           AS h(n, event_id, shared)
-      ), ranked AS (${
-      rankedCandidates(
+      ), candidate AS (${
+      readCandidates(
         sql,
         o.contributorId,
         // The set stored holds a key of the probe: the index may hold one a transaction replaced.
@@ -125,7 +123,7 @@ export async function findIndexedCandidates(
                     WHERE s.event_id = h.event_id AND s.keys && p.keys::bigint[])`,
       )
     })
-      SELECT probe, shared, id, ${matchColumns(sql)} FROM ranked e`;
+      SELECT probe, shared, id, ${matchColumns(sql)} FROM candidate e`;
     const probes = new Map(asked.map((p) => [p.id, p]));
     for (const { probe, shared, ...candidate } of rows) {
       found.push({ probe: probes.get(probe)!, shared, candidate });
@@ -168,7 +166,7 @@ function indexedSets(o: IndexSearch): IndexedSet[] {
 }
 
 /**
- * Whether `c` is within `p`'s bounds, as rankedCandidates's conditions read them: another
+ * Whether `c` is within `p`'s bounds, as readCandidates's conditions read them: another
  * listing, touching its span, and in its latitude band (or without coordinates, or online).
  */
 function withinBounds(p: Probe, c: MatchRow): boolean {
@@ -182,8 +180,8 @@ function withinBounds(p: Probe, c: MatchRow): boolean {
 }
 
 /**
- * Each probe's first CANDIDATES_PER_PROBE of `found`, ranked as rankedCandidates ranks them: by the
- * keys they share, then by how close they start, then by id.
+ * Each probe's first CANDIDATES_PER_PROBE of `found`: those sharing the most keys, then the
+ * closest in time, then by id.
  */
 function rankCandidates(found: Found[]): { probe: string; candidate: MatchRow }[] {
   const byProbe = new Map<Probe, Found[]>();
@@ -210,11 +208,11 @@ function rankCandidates(found: Found[]): { probe: string; candidate: MatchRow }[
 /**
  * Forgets the listings of the session's key index whose set is gone from the database
  * (`KeyIndex.prune`), under the duplicates lock: no set is written between its reads and the
- * pruning. Returns how many it forgot (0 on a PostgreSQL server).
+ * pruning. Returns how many it forgot.
  */
 export async function pruneKeyIndex(sql: Sql): Promise<number> {
   return await underDuplicatesLock(
     sql,
-    async (tx, keys) => keys === null || !keys.index.built ? 0 : await keys.index.prune(tx),
+    async (tx, keys) => keys.index.built ? await keys.index.prune(tx) : 0,
   );
 }

@@ -1,16 +1,20 @@
 /**
- * The embedded database's key indexes (key-index.ts) live on a thread of their own
+ * The key indexes (key-index.ts) live on a thread of their own
  * (server/duplicates/key-index-worker.ts, which also runs detection's comparisons there; it is
- * started by its address, not imported), one for the process: PGlite runs statements on the server's own thread,
- * and there a pushed batch's comparison with the index (its listings' keys, the lookups, the
- * matcher) can run while the database stores the batch (server/duplicates/early-comparison.ts).
- * The index's heap (about 1 GB at a million listings) is then out of the server's way too.
+ * started by its address, not imported), one for the process. Their heap (about 1 GB at a million
+ * listings) is out of the server's way there, and their work runs on another core: on PGlite,
+ * which runs statements on the server's own thread, a pushed batch's comparison with the index
+ * (its listings' keys, the lookups, the matcher) runs while the database stores the batch
+ * (server/duplicates/early-comparison.ts).
  *
  * Each index is reached through a `KeyIndexClient`. What changes an index is queued and sent with
  * the next request, not waited for (the thread runs them in order, so a later lookup sees them);
- * what reads one is a request the thread answers. The client keeps what detection asks of an index at each lock without a
- * round trip: whether it is built, the transactions whose sets wait to be settled, and a version
- * that moves with each change sent.
+ * what reads one is a request the thread answers. The client keeps what detection asks of an index
+ * at each lock without a round trip: whether it is built, the transactions whose sets wait to be
+ * settled, and a version that moves with each change sent.
+ *
+ * On PostgreSQL other servers may share the database: an index there also learns the sets they
+ * wrote before each lookup (`catchUp`), by the number each write of a set takes (migration 025).
  */
 import type { Sql } from "postgres";
 import type { Hits, IndexedSet, IndexProbe } from "./key-index.ts";
@@ -38,6 +42,36 @@ export type IndexReply =
 
 // Rows of event_key_sets read at a time while an index is built.
 const PAGE = 10_000;
+
+/** A stored set as the index reads it, with its event's contributor and what detection reads. */
+type SetRow = MatchRow & {
+  event_id: string;
+  keys: string[];
+  first_day: number;
+  last_day: number;
+  lat: number;
+  contributor_id: string;
+  platform: string;
+};
+
+/** The columns of SetRow, of event_key_sets as `s` and events as `e`. */
+const setColumns = (sql: Sql) =>
+  sql`s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform,
+      ${matchColumns(sql)}`;
+
+function indexedSetOf(r: SetRow): IndexedSet {
+  const { event_id, keys, first_day, last_day, lat, contributor_id, platform, ...row } = r;
+  return {
+    eventId: event_id,
+    keys: keys.map(Number),
+    firstDay: first_day,
+    lastDay: last_day,
+    degree: lat,
+    owner: contributor_id,
+    platform,
+    row: { ...row, id: event_id },
+  };
+}
 
 /** The one thread holding the process's indexes, started when an index is first used. */
 class IndexThread {
@@ -111,9 +145,15 @@ class IndexThread {
 
 const thread = new IndexThread();
 
-/** One embedded database's key index, on the thread; see the module comment. */
+/** One database's key index, on the thread; see the module comment. */
 export class KeyIndexClient {
   readonly name: string;
+  /** Other servers may write the database's sets (PostgreSQL): `catchUp` learns them. */
+  readonly shared: boolean;
+  /** The number of the last write of a set the index holds (`written`, migration 025). */
+  #seen = "0";
+  /** Transactions of this index that wrote sets since the last catch-up: it holds those already. */
+  #writers = new Set<string>();
   #built = false;
   #version = 0;
   /** Transactions that wrote sets whose outcome the index has not learnt. */
@@ -125,8 +165,9 @@ export class KeyIndexClient {
   #queued: IndexOperation[] = [];
   #comparisons = 0;
 
-  constructor(name: string) {
+  constructor(name: string, o: { shared: boolean }) {
     this.name = name;
+    this.shared = o.shared;
   }
 
   /** Whether the index holds the stored sets (`build`). */
@@ -138,6 +179,7 @@ export class KeyIndexClient {
   lost(): void {
     this.#built = false;
     this.#unsettled.clear();
+    this.#writers.clear();
     this.#queued = [];
     this.#version += 1;
   }
@@ -186,6 +228,7 @@ export class KeyIndexClient {
   /** Holds the sets comparison `comparison` made, their stand-ins named by `ids`, as `write`. */
   writeCompared(comparison: number, ids: [standIn: string, id: string][], xid: string): void {
     this.#unsettled.add(xid);
+    this.#writers.add(xid);
     this.#change("writeCompared", comparison, ids, xid);
   }
 
@@ -202,42 +245,44 @@ export class KeyIndexClient {
   async build(sql: Sql): Promise<void> {
     this.#change("clear");
     this.#unsettled.clear();
-    await sql<
-      (MatchRow & {
-        event_id: string;
-        keys: string[];
-        first_day: number;
-        last_day: number;
-        lat: number;
-        contributor_id: string;
-        platform: string;
-      })[]
-    >`
-      SELECT s.event_id, s.keys, s.first_day, s.last_day, s.lat, e.contributor_id, e.platform,
-             ${matchColumns(sql)}
-      FROM event_key_sets s JOIN events e ON e.id = s.event_id`.cursor(PAGE, (page) => {
-      // Sent page by page: the whole index is never queued here.
-      this.#change(
-        "holdStored",
-        page.map((r): IndexedSet => {
-          const { event_id, keys, first_day, last_day, lat, contributor_id, platform, ...row } = r;
-          return {
-            eventId: event_id,
-            keys: keys.map(Number),
-            firstDay: first_day,
-            lastDay: last_day,
-            degree: lat,
-            owner: contributor_id,
-            platform,
-            row: { ...row, id: event_id },
-          };
-        }),
-      );
-      this.#flush();
-    });
+    this.#writers.clear();
+    // Under the duplicates lock no set is written: the last write's number is the build's.
+    const [last] = await sql<{ seen: string }[]>`
+      SELECT coalesce(max(written), 0)::text AS seen FROM event_key_sets`;
+    this.#seen = last.seen;
+    await sql<SetRow[]>`
+      SELECT ${setColumns(sql)} FROM event_key_sets s JOIN events e ON e.id = s.event_id`
+      .cursor(PAGE, (page) => {
+        // Sent page by page: the whole index is never queued here.
+        this.#change("holdStored", page.map(indexedSetOf));
+        this.#flush();
+      });
     this.#version += 1;
     await this.ask("finishBuild");
     this.#built = true;
+  }
+
+  /**
+   * On a shared database, holds the sets other servers wrote since the index last learnt of one:
+   * each replaces its listing's set. Run under the duplicates lock, after it settled this index's
+   * transactions (every set is written under the lock, so each write before it has committed or
+   * failed, and its number is below those to come).
+   */
+  async catchUp(sql: Sql): Promise<void> {
+    if (!this.shared) return;
+    // A transaction's id as a row's xmin holds it: its low 32 bits.
+    const own = [...this.#writers].map((xid) => String(BigInt(xid) % 2n ** 32n));
+    const rows = await sql<(Partial<SetRow> & { seen: string | null })[]>`
+      SELECT f.seen, ${setColumns(sql)}
+      FROM (SELECT max(written)::text AS seen FROM event_key_sets
+            WHERE written > ${this.#seen}::bigint) AS f
+      LEFT JOIN (event_key_sets s JOIN events e ON e.id = s.event_id)
+        ON s.written > ${this.#seen}::bigint AND NOT s.xmin::text::bigint = ANY(${own}::bigint[])`;
+    this.#writers.clear();
+    if (rows[0].seen === null) return;
+    this.#seen = rows[0].seen;
+    const written = rows.filter((r): r is SetRow & { seen: string } => r.event_id != null);
+    if (written.length > 0) this.#change("holdWritten", written.map(indexedSetOf));
   }
 
   /**
@@ -261,6 +306,7 @@ export class KeyIndexClient {
   write(sets: IndexedSet[], xid: string): void {
     if (sets.length === 0) return;
     this.#unsettled.add(xid);
+    this.#writers.add(xid);
     this.#change("write", sets, xid);
   }
 
@@ -306,10 +352,15 @@ export class KeyIndexClient {
 
 const open = new Map<string, KeyIndexClient>();
 
-/** A new index for a database this process holds alone; `close` when the database is closed. */
-export function openKeyIndex(): { name: string; index: KeyIndexClient; close(): void } {
+/**
+ * A new index for a database; `shared`: other servers may write it (PostgreSQL), not when this
+ * process holds it alone (PGlite). `close` when the database is closed.
+ */
+export function openKeyIndex(
+  o: { shared: boolean },
+): { name: string; index: KeyIndexClient; close(): void } {
   const name = crypto.randomUUID();
-  const index = new KeyIndexClient(name);
+  const index = new KeyIndexClient(name, o);
   open.set(name, index);
   thread.users += 1;
   return {
@@ -340,9 +391,14 @@ export function awaitedOutcomes(): { index: string[]; xid: string[] } {
   return awaited;
 }
 
-/** The index a session's setting names; null when it names none (a PostgreSQL server). */
-export function keyIndexNamed(name: string | null | undefined): KeyIndexClient | null {
-  if (!name) return null;
+/** The index a session's setting names. */
+export function keyIndexNamed(name: string | null | undefined): KeyIndexClient {
+  if (!name) {
+    throw new Error(
+      "Cannot detect duplicates: the session names no key index (open the database with " +
+        "openDatabase, which names one)",
+    );
+  }
   const index = open.get(name);
   if (index === undefined) {
     throw new Error(`Cannot find the key index ${name} the session names: its database is closed`);

@@ -1,12 +1,15 @@
 /**
- * The embedded database's lookup keys, held in this process's memory instead of in
- * event_lookup_keys, on a thread of their own (key-index-thread.ts, which also reads the stored sets
- * to build an index, and prunes it). On PGlite every statement runs on the server's one thread, and each row costs
- * it about 10 µs: writing a batch's 650 key rows and reading its 650 keys were two thirds of
- * detection's time. The process holds the data directory alone (connect.ts locks it), so it sees
- * every key set written; the sets themselves stay in event_key_sets, and the index is built from
- * them at its first use. Each set also holds what detection reads of its listing, as it was
- * written with the set, so that the listings a lookup finds need not be read from the database.
+ * The lookup keys, held in the server's memory, on a thread of their own (key-index-thread.ts,
+ * which also reads the stored sets to build an index, and prunes it). Held in a table
+ * (event_lookup_keys, until migration 025), writing a batch's 650 key rows and reading its 650 keys
+ * were two thirds of detection's time on PGlite, where each row costs the server's one thread
+ * about 10 µs, and 20 ms a batch on PostgreSQL, a third of ingestion's throughput on two cores.
+ * The sets themselves stay in event_key_sets, and the index is built from them at its first use.
+ * Each set also holds what detection reads of its listing, as it was written with the set, so that
+ * the listings a lookup finds need not be read from the database. An embedded database's process
+ * holds its data directory alone (connect.ts locks it), so it sees every set written; on
+ * PostgreSQL, each server learns the sets the others wrote before it looks up keys
+ * (KeyIndexClient.catchUp).
  *
  * A set is written in a transaction whose outcome the index learns later: until then the listing
  * keeps its old set beside the new one, so a lookup finds a superset, and such a listing is read
@@ -14,8 +17,8 @@
  * duplicates lock (lockDuplicates) reports whether the writing transaction committed, and the
  * index keeps the set that is stored.
  *
- * The session names its index (`SESSION_SETTING`), so every detection on the embedded database
- * finds it, whichever transaction it runs in.
+ * The session names its index (`SESSION_SETTING`), so every detection finds it, whichever
+ * transaction it runs in.
  */
 import { type LookupReach, NO_DEGREE, rowInReach, STRETCH_DAYS, stretchesOf } from "./key-rows.ts";
 import type { MatchRow } from "./match-keys.ts";
@@ -50,7 +53,7 @@ interface Held extends Omit<IndexedSet, "row"> {
   alive: boolean;
 }
 
-/** A row of a set, as event_lookup_keys holds it for each of the set's keys. */
+/** A row of a set: one for each of its keys over each stretch of its days (key-rows.ts). */
 interface KeyRow {
   day: number;
   last: number;
@@ -72,9 +75,9 @@ export type Hits = Map<string, number>;
 /** The setting naming the session's index. */
 export const SESSION_SETTING = "tech_events.key_index";
 
-/** The key sets of one embedded database; see the module comment. */
+/** The key sets of one database; see the module comment. */
 export class KeyIndex {
-  /** Each key's rows, ordered by day, as event_lookup_keys holds them. */
+  /** Each key's rows, ordered by day. */
   readonly #byKey = new Map<number, KeyRow[]>();
   /**
    * A long key's rows (a common word's), by the degree of latitude they hold, each degree's ordered
@@ -124,6 +127,11 @@ export class KeyIndex {
     this.#built = true;
   }
 
+  /** Sets other servers wrote and committed: each replaces its listing's stored set. */
+  holdWritten(sets: IndexedSet[]): void {
+    for (const s of sets) this.#keep(s);
+  }
+
   /** Forgets the listings it holds but `stored`, the listings whose set the database holds. */
   keepOnly(stored: Set<string>): number {
     const gone = this.listings().filter((id) => !stored.has(id));
@@ -132,9 +140,9 @@ export class KeyIndex {
   }
 
   /**
-   * The listings holding each of `probe`'s keys on rows within its reach, as the lookup on
-   * event_lookup_keys finds them: for each key the first `fanout` rows in (day, last, event)
-   * order; but those of the probe's own contributor on its own platform.
+   * The listings holding each of `probe`'s keys on rows within its reach: for each key the first
+   * `fanout` rows in (day, last, event) order; but those of the probe's own contributor on its own
+   * platform.
    */
   find(probe: IndexProbe, fanout: number): Hits {
     const { reach } = probe;

@@ -1,13 +1,12 @@
 /**
  * The rows a listing's key set stands for: each key over each stretch of the listing's days, with
- * the whole degree of its latitude. Written to event_lookup_keys on PostgreSQL, and held in memory
- * for the embedded database (key-index.ts); both look them up the same way.
+ * the whole degree of its latitude, as the key index holds them in memory (key-index.ts).
  */
 
 // The key rows hold the whole degree of their listing's latitude, so that a lookup drops the
 // listings of far cities within the index (over half the rows a lookup found on the benchmark's
 // realistic mix) instead of reading their events. A listing without coordinates, or online, holds
-// NO_DEGREE, outside every band (the column is part of the primary key, so it is never null).
+// NO_DEGREE, outside every band (event_key_sets' column `lat` is never null).
 export const NO_DEGREE = 99;
 
 /** The degree a listing's rows hold: NO_DEGREE without coordinates or online. */
@@ -17,9 +16,8 @@ export const degreeOf = (latitude: number | null) =>
 // A key row stands for at most this many days of its listing: a one-day (or up to four-day)
 // listing has one row a key, a longer one a row for each stretch. A lookup reads the rows
 // starting from this many days, less one, before the days it wants, and the index itself drops
-// those ending before them. Changing it changes the rows a set stands for: empty the key tables in
-// a migration and raise the rules' version, which stores every listing's keys again; the delete
-// trigger (migration 023) names it too.
+// those ending before them. Changing it changes only what the indexes hold, built again at each
+// start.
 export const STRETCH_DAYS = 4;
 // A set's days span at most 17 (storedDays in server/duplicates/lookup-keys.ts): five stretches.
 export const MAX_STRETCHES = 5;
@@ -46,9 +44,9 @@ export interface LookupReach {
 }
 
 /**
- * Whether a row of `degree` over [day, last] is found by a lookup reaching `reach`, as
- * event_lookup_keys' range scan finds it: starting at most STRETCH_DAYS - 1 days before the reach
- * and ending within or after it, and in its latitude band (or of no degree).
+ * Whether a row of `degree` over [day, last] is found by a lookup reaching `reach`: starting at
+ * most STRETCH_DAYS - 1 days before the reach and ending within or after it, and in its latitude
+ * band (or of no degree).
  */
 export function rowInReach(row: { day: number; last: number; degree: number }, reach: LookupReach) {
   if (row.day < reach.first - (STRETCH_DAYS - 1) || row.day > reach.last) return false;

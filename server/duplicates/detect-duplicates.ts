@@ -17,7 +17,6 @@ import {
   type KeySetChange,
   keySetsOf,
   type MatchRow,
-  storeKeysAndFindCandidates,
   writeSets,
 } from "../db/match-keys.ts";
 import {
@@ -109,13 +108,13 @@ export interface PriorMatches {
  * stored keys name them all) keeps its keys and links, and only its group's canonical choice is
  * looked at again (unless `recompare`). A comparison made while the batch was stored (`early`)
  * stands for the first half where it is still good. Returns the session's key index and the
- * transaction's id (the embedded database's), as the lock named them.
+ * transaction's id, as the lock named them.
  */
 export async function detectDuplicates(
   sql: Sql,
   batch: WrittenBatch,
   o: DetectionOptions & { early?: PriorMatches | null } = {},
-): Promise<SessionKeys | null> {
+): Promise<SessionKeys> {
   const step = stepTimer(o.timings);
   // First, so that every statement below runs under it (and, on the embedded database, on generic
   // plans: lockDuplicates).
@@ -123,7 +122,7 @@ export async function detectDuplicates(
   step("lock");
   // A changed listing's stored set: one whose matched fields are as they were keeps its links.
   const stored = await keySetsOf(sql, batch.changed.filter((w) => !w.inserted).map((w) => w.id));
-  const early = keys === null || !o.early ? null : await o.early.matchesFor(batch, keys, stored);
+  const early = o.early ? await o.early.matchesFor(batch, keys, stored) : null;
   const matches = early ?? await matchBatch(batch, stored, candidatesIn(sql, keys, o), o, step);
   await writeMatches(sql, keys, matches, o, step);
   return keys;
@@ -137,9 +136,9 @@ export interface BatchMatches {
   replacing: string[];
   links: { a: string; b: string; score: number }[];
   /**
-   * On the embedded database, the batch's new key sets, to store and to hold in its index: as
-   * `indexed`, or kept on the index's thread by an early comparison (`compared`, its stand-ins and
-   * the ids they stand for).
+   * The batch's new key sets, to store and to hold in the index: as `indexed`, or kept on the
+   * index's thread by an early comparison (`compared`, its stand-ins and the ids they stand for).
+   * None when no listing was compared.
    */
   sets?: {
     changes: KeySetChange[];
@@ -153,24 +152,18 @@ export interface BatchMatches {
 
 /** Where matchBatch finds the candidates of a batch's listings. */
 export interface CandidateSource {
-  /**
-   * By their keys; with the sets to hold in the embedded database's index (else null: a server's
-   * statement stores the keys as it looks them up).
-   */
-  byKeys(search: IndexSearch): Promise<IndexedCandidates | { pairs: Pair[]; indexed: null }>;
+  /** By their keys; with the sets to hold in the index. */
+  byKeys(search: IndexSearch): Promise<IndexedCandidates>;
   /** By their vectors (vector-evidence.ts), when asked for. */
   byVectors?(written: VectorProbeSource[]): Promise<(Pair & { similarity: number })[]>;
 }
 
 type Pair = { probe: string; candidate: MatchRow };
 
-/** The candidates in the database, or in the session's key index on the embedded one. */
-function candidatesIn(sql: Sql, keys: SessionKeys | null, o: DetectionOptions): CandidateSource {
+/** The candidates in the session's key index, and by vectors in the database. */
+function candidatesIn(sql: Sql, keys: SessionKeys, o: DetectionOptions): CandidateSource {
   return {
-    byKeys: async (search) =>
-      keys === null
-        ? { pairs: await storeKeysAndFindCandidates(sql, search), indexed: null }
-        : await findIndexedCandidates(sql, keys, search),
+    byKeys: (search) => findIndexedCandidates(sql, keys, search),
     byVectors: o.vectors ? (written) => findVectorCandidates(sql, written) : undefined,
   };
 }
@@ -178,10 +171,9 @@ function candidatesIn(sql: Sql, keys: SessionKeys | null, o: DetectionOptions): 
 /**
  * The first half of detection: each written listing's keys, the candidates they find and the
  * matcher's verdicts (a changed listing's `stored` set, when it names the same keys for the same
- * matched fields, keeps it out of the comparison). On PostgreSQL it also stores the batch's key
- * rows, in the statement that looks up its candidates, so it runs under the duplicates lock. With
- * the embedded database's key index it writes nothing, and may run before the lock, where the
- * index is (early-comparison.ts), as long as the index does not change before writeMatches.
+ * matched fields, keeps it out of the comparison). It writes nothing, and may run before the
+ * lock, where the index is (early-comparison.ts), as long as the index does not change before
+ * writeMatches.
  */
 export async function matchBatch(
   batch: WrittenBatch,
@@ -255,21 +247,19 @@ export async function matchBatch(
     kept,
     replacing,
     links,
-    sets: found.indexed === null
-      ? undefined
-      : { changes: search.sets, indexed: found.indexed, allNew: search.allNew },
+    sets: { changes: search.sets, indexed: found.indexed, allNew: search.allNew },
     counts,
   };
 }
 
 /**
  * The second half of detection, under the duplicates lock (`keys`, as lockDuplicates returned
- * them): the batch's key sets stored (on the embedded database, with its links), its listings'
- * detected links replaced, and the groups around them re-formed.
+ * them): the batch's key sets stored with its links, its listings' detected links replaced, and
+ * the groups around them re-formed.
  */
 async function writeMatches(
   sql: Sql,
-  keys: SessionKeys | null,
+  keys: SessionKeys,
   m: BatchMatches,
   o: DetectionOptions,
   step: (name: string) => void,
@@ -283,7 +273,6 @@ async function writeMatches(
   }
   let setsWrite: PendingQuery<Row[]> | undefined;
   if (m.sets !== undefined) {
-    if (keys === null) throw new Error("Cannot store key sets: the session names no key index");
     // Held unsettled until the index learns that this transaction committed (key-index.ts).
     const { compared } = m.sets;
     if (compared === undefined) keys.index.write(m.sets.indexed, keys.xid);
@@ -312,7 +301,7 @@ async function writeMatches(
 
 /**
  * Pairs of the batch's own listings on different platforms sharing a key on days within reach:
- * the statement that stores their keys does not see them.
+ * the index holds their sets only once they are written.
  */
 function pairsWithinBatch(
   fresh: { platform: string; set: KeySet; facts: MatchFacts }[],

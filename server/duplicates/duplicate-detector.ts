@@ -52,7 +52,7 @@ export interface DetectorOptions {
 
 const MAX_RETRY_MS = 30_000;
 
-/** What detection in a batch's transaction did: the transaction's id, on the embedded database. */
+/** What detection in a batch's transaction did: the transaction's id. */
 export interface BatchDetected {
   xid?: string;
 }
@@ -75,7 +75,7 @@ export class DuplicateDetector {
   #failures = 0;
   #stopped = false;
   #waiters: { upTo: number; resolve: () => void }[] = [];
-  /** The embedded database's key index, once a detection has named it. */
+  /** The database's key index, once a detection has named it. */
   #index: KeyIndexClient | null = null;
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
@@ -113,8 +113,8 @@ export class DuplicateDetector {
       return {};
     }
     const keys = await detectDuplicates(tx, batch, { timings: this.#timings, early });
-    this.#index = keys?.index ?? null;
-    return { xid: keys?.xid };
+    this.#index = keys.index;
+    return { xid: keys.xid };
   }
 
   /**

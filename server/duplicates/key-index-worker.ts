@@ -42,6 +42,7 @@ const operations: Record<string, Operation> = {
   },
   holdStored: ({ index }, sets) => index.holdStored(sets),
   finishBuild: ({ index }) => index.finishBuild(),
+  holdWritten: ({ index }, sets) => index.holdWritten(sets),
   keepOnly: ({ index }, stored: string[]) => index.keepOnly(new Set(stored)),
   write: ({ index }, sets, xid) => index.write(sets, xid),
   writeCompared: (held, comparison: number, ids: [string, string][], xid: string) => {

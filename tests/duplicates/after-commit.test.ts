@@ -122,7 +122,7 @@ for (const kind of testBackends().filter((k) => k === "postgres")) {
       assert.equal((await postEvents(server.url, alice, { events: [copies[0]] })).status, 200);
       await sql`DELETE FROM events`;
       assert.deepEqual(await detectQueued(sql), [], "no detection failed");
-      for (const table of ["duplicate_queue", "event_key_sets", "event_lookup_keys"]) {
+      for (const table of ["duplicate_queue", "event_key_sets"]) {
         const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM ${sql(table)}`;
         assert.equal(n, 0, `${table} is empty`);
       }
@@ -173,7 +173,7 @@ for (const kind of testBackends().filter((k) => k === "postgres")) {
       await sql.unsafe(`
         CREATE FUNCTION refuse_keys() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
-        CREATE TRIGGER refuse_keys BEFORE INSERT ON event_lookup_keys FOR EACH ROW
+        CREATE TRIGGER refuse_keys BEFORE INSERT ON event_key_sets FOR EACH ROW
           WHEN (NEW.event_id = '${poisoned}') EXECUTE FUNCTION refuse_keys();`);
       const logged = await detectQueued(sql);
       const [{ n: queued }] = await sql<{ n: number }[]>`

@@ -1,7 +1,8 @@
 /**
- * The embedded database's lookup keys held in memory (server/db/key-index.ts): detection finds the
- * same candidates through it as through the key table, on both databases, and a transaction that
- * rolls back after writing sets leaves the index with the sets that are stored.
+ * The lookup keys held in memory (server/db/key-index.ts): an index built from the stored sets
+ * finds what the index that wrote them found, servers sharing a PostgreSQL database learn each
+ * other's sets, and a transaction that rolls back after writing sets leaves the index with the
+ * sets that are stored.
  */
 import assert from "node:assert/strict";
 import type { Sql } from "postgres";
@@ -33,7 +34,7 @@ async function detectInTurn(sql: Sql, batches: string[][]) {
 }
 
 const forgetDetection = (sql: Sql) =>
-  sql`TRUNCATE event_links, event_group_members, event_key_sets, event_lookup_keys`;
+  sql`TRUNCATE event_links, event_group_members, event_key_sets`;
 
 /** Runs `test` on a new database whose session names a new key index, with two contributors. */
 async function withSessionIndex(
@@ -42,7 +43,7 @@ async function withSessionIndex(
 ) {
   const location = await createTestDatabase(kind);
   const db = await openDatabase(location);
-  const keys = openKeyIndex();
+  const keys = openKeyIndex({ shared: false });
   try {
     const { sql } = db;
     await sql`SELECT set_config(${SESSION_SETTING}, ${keys.name}, false)`;
@@ -57,47 +58,106 @@ async function withSessionIndex(
   }
 }
 
+/** Stores busyFortnight's listings without detection, in batches of one contributor: their ids. */
+async function storeFortnight(sql: Sql, writers: Writer[]): Promise<string[][]> {
+  const all = busyFortnight();
+  const batches: string[][] = [];
+  for (let i = 0; i < all.length; i += 25) {
+    for (const who of [0, 1]) {
+      const events = all.slice(i, i + 25).filter((l) => l.who === who).map((l) => l.event);
+      if (events.length === 0) continue;
+      const outcome = await upsertEvents(sql, writers[who], parsed(events));
+      batches.push(outcome.changed.map((c) => c.id));
+    }
+  }
+  return batches;
+}
+
 for (const kind of testBackends()) {
-  Deno.test(`[${kind}] detection finds the same pairs through the in-memory index as through the key table`, async () => {
+  Deno.test(`[${kind}] an index built from the stored sets finds what the index that wrote them found`, async () => {
     const location = await createTestDatabase(kind);
     const db = await openDatabase(location);
-    const index = openKeyIndex();
+    const indexes = [openKeyIndex({ shared: false }), openKeyIndex({ shared: false })];
+    const useIndex = (sql: Sql, i: number) =>
+      sql`SELECT set_config(${SESSION_SETTING}, ${indexes[i].name}, false)`;
     try {
       const { sql } = db;
-      const writers: Writer[] = [
+      const batches = await storeFortnight(sql, [
         await insertWriterKey(sql, "alice"),
         await insertWriterKey(sql, "bob"),
-      ];
-      // Stored without detection, in batches of one contributor; detected below, both ways.
-      const all = busyFortnight();
-      const batches: string[][] = [];
-      for (let i = 0; i < all.length; i += 25) {
-        for (const who of [0, 1]) {
-          const events = all.slice(i, i + 25).filter((l) => l.who === who).map((l) => l.event);
-          if (events.length === 0) continue;
-          const outcome = await upsertEvents(sql, writers[who], parsed(events));
-          batches.push(outcome.changed.map((c) => c.id));
-        }
-      }
-      await sql`SELECT set_config(${SESSION_SETTING}, '', false)`;
+      ]);
+      // Every batch through the index the database's session named from the start.
       await detectInTurn(sql, batches);
-      const throughTable = await linksOf(sql);
-      const [{ rows }] = await sql<{ rows: number }[]>`
-        SELECT count(*)::int AS rows FROM event_lookup_keys`;
-      assert.ok(rows > 0, "the key table was used");
+      const throughOne = await linksOf(sql);
+      assert.ok(throughOne.length >= 20, `pairs were found: ${throughOne.length}`);
 
+      // Half the batches through a new index, the rest through another, built from the sets
+      // the first wrote.
       await forgetDetection(sql);
-      await sql`SELECT set_config(${SESSION_SETTING}, ${index.name}, false)`;
-      await detectInTurn(sql, batches);
-      assert.ok(await index.index.size() > 0, "the index was used");
-      assert.deepEqual(await linksOf(sql), throughTable);
-      assert.ok(throughTable.length >= 20, `pairs were found: ${throughTable.length}`);
+      const half = Math.floor(batches.length / 2);
+      await useIndex(sql, 0);
+      await detectInTurn(sql, batches.slice(0, half));
+      await useIndex(sql, 1);
+      await detectInTurn(sql, batches.slice(half));
+      assert.equal(await indexes[1].index.size(), batches.flat().length);
+      assert.deepEqual(await linksOf(sql), throughOne);
     } finally {
-      index.close();
+      for (const index of indexes) index.close();
       await db.close();
       await location.drop();
     }
   });
+
+  if (kind === "postgres") {
+    Deno.test("[postgres] servers sharing a database each learn the sets the others wrote", async () => {
+      const location = await createTestDatabase(kind);
+      const servers = [await openDatabase(location), await openDatabase(location)];
+      try {
+        const [a, b] = servers.map((s) => s.sql);
+        const writers = [await insertWriterKey(a, "alice"), await insertWriterKey(a, "bob")];
+        const batches = await storeFortnight(a, writers);
+        // Each batch detected by one server or the other, in turn.
+        for (const [i, ids] of batches.entries()) {
+          await servers[i % 2].sql.begin((tx) => detect(tx as unknown as Sql, ids));
+        }
+        const alternating = await linksOf(a);
+        await forgetDetection(a);
+        const alone = await openDatabase(location);
+        try {
+          await detectInTurn(alone.sql, batches);
+        } finally {
+          await alone.close();
+        }
+        const throughOne = await linksOf(a);
+        assert.ok(throughOne.length >= 20, `pairs were found: ${throughOne.length}`);
+        assert.deepEqual(alternating, throughOne);
+
+        // A listing one server renamed and moved is found where it is now by the other.
+        await forgetDetection(a);
+        const [id] = await storeAndDetect(a, writers[0], [QUARZOCON]);
+        await storeAndDetect(b, writers[1], [{
+          ...QUARZOCON,
+          external_id: "b-1",
+          platform: "luma",
+        }]);
+        const renamed = { ...QUARZOCON, title: "Ostrica Days", starts_at: "2034-09-10T09:00:00Z" };
+        await a.begin(async (transaction) => {
+          const tx = transaction as unknown as Sql;
+          await upsertEvents(tx, writers[0], parsed([renamed]));
+          await detect(tx, [id], false);
+        });
+        assert.deepEqual(await linksOf(a), [], "the moved listing left b-1");
+        await storeAndDetect(b, writers[1], [
+          { ...renamed, external_id: "b-2", platform: "meetup" },
+          { ...QUARZOCON, external_id: "b-3", platform: "meetup" },
+        ]);
+        assert.deepEqual(await linksOf(a), ["a-1 b-2", "b-1 b-3"]);
+      } finally {
+        for (const server of servers) await server.close();
+        await location.drop();
+      }
+    });
+  }
 
   Deno.test(`[${kind}] sets written by a transaction that rolls back leave the stored ones in the index`, async () => {
     await withSessionIndex(kind, async (sql, index, [alice, bob]) => {
@@ -179,33 +239,32 @@ for (const kind of testBackends()) {
   });
 }
 
-Deno.test("[pglite] detection's transaction runs on generic plans where the session names a key index", async () => {
-  const location = await createTestDatabase("pglite");
-  const db = await openDatabase(location);
-  try {
-    const { sql } = db;
-    const modeIn = async (tx: Sql) => {
-      const [{ mode }] = await tx<{ mode: string }[]>`
-        SELECT current_setting('plan_cache_mode') AS mode`;
-      return mode;
-    };
-    const lockedMode = () =>
-      sql.begin(async (transaction) => {
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] detection's transaction runs on generic plans on the embedded database only`, async () => {
+    const location = await createTestDatabase(kind);
+    const db = await openDatabase(location);
+    try {
+      const { sql } = db;
+      const modeIn = async (tx: Sql) => {
+        const [{ mode }] = await tx<{ mode: string }[]>`
+          SELECT current_setting('plan_cache_mode') AS mode`;
+        return mode;
+      };
+      const locked = await sql.begin(async (transaction) => {
         const tx = transaction as unknown as Sql;
         await lockDuplicates(tx);
         return await modeIn(tx);
       });
-    // The embedded database names its index: plans made once, for that transaction only.
-    assert.equal(await lockedMode(), "force_generic_plan");
-    assert.equal(await modeIn(sql), "auto");
-    // Keys in the table (as on a PostgreSQL server): plans made for each run's parameters.
-    await sql`SELECT set_config(${SESSION_SETTING}, '', false)`;
-    assert.equal(await lockedMode(), "auto");
-  } finally {
-    await db.close();
-    await location.drop();
-  }
-});
+      // PGlite plans on the server's thread: plans made once, for that transaction only. A
+      // PostgreSQL server plans for each run's parameters.
+      assert.equal(locked, kind === "pglite" ? "force_generic_plan" : "auto");
+      assert.equal(await modeIn(sql), "auto");
+    } finally {
+      await db.close();
+      await location.drop();
+    }
+  });
+}
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] detection's transaction runs without JIT compilation, and only it`, async () => {
