@@ -202,6 +202,11 @@ export class KeyIndexClient {
     this.#queued.push([op, args]);
   }
 
+  /** Sends the changes queued now, rather than with the next request. */
+  send(): void {
+    this.#flush();
+  }
+
   /** Sends the changes queued. */
   #flush(): void {
     if (this.#queued.length === 0) return;

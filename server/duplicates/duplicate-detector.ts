@@ -17,7 +17,7 @@
  * queue and logged, left ungrouped, so that it never holds up the others.
  */
 import type { Sql } from "postgres";
-import { underDuplicatesLock } from "../db/duplicate-links.ts";
+import { type SessionKeys, underDuplicatesLock } from "../db/duplicate-links.ts";
 import { dropQueued, queueForDetection, takeQueued } from "../db/duplicate-queue.ts";
 import { isTransientFailure } from "../db/connection-errors.ts";
 import { detectStored } from "./detect-stored.ts";
@@ -247,8 +247,10 @@ export class DuplicateDetector {
   async #detectQueued(limit: number): Promise<number> {
     let taken: string[] = [];
     try {
+      let keys: SessionKeys | undefined;
       // Taken under the lock: another server's detector has committed what it took.
-      return await underDuplicatesLock(this.#sql, async (tx) => {
+      const count = await underDuplicatesLock(this.#sql, async (tx, locked) => {
+        keys = locked;
         const queued = await takeQueued(tx, limit);
         taken = queued.events.map((e) => e.id);
         await detectStored(tx, queued.events, {
@@ -258,6 +260,11 @@ export class DuplicateDetector {
         });
         return queued.taken;
       });
+      // The index holds the sets written now before the next detection asks it to look up keys:
+      // its thread works on them meanwhile.
+      keys?.index.committed(keys.xid);
+      keys?.index.send();
+      return count;
     } catch (err) {
       if (limit !== 1 || taken.length !== 1 || isTransientFailure(err)) throw err;
       await dropQueued(this.#sql, taken[0]);
