@@ -111,6 +111,10 @@ export async function startService(config: Config): Promise<RunningService> {
       pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
       refreshStats();
       pruneOrphanSignals(db.sql).catch((err) => console.error("Cannot prune signals:", err));
+      // The embedded database's is pruned with its vacuum, once a minute.
+      if (db.kind === "postgres") {
+        pruneKeyIndex(db.sql).catch((err) => console.error("Cannot prune the key index:", err));
+      }
     }, PRUNE_EVERY_MS);
     stops.push(() => Promise.resolve(clearInterval(pruner)));
     if (db.kind === "pglite") stops.push(vacuumEmbeddedNowAndThen(db.sql));

@@ -89,12 +89,13 @@ export class DuplicateDetector {
   }
 
   /**
-   * Not after commit, on the embedded database (once a detection has named its key index): the
-   * comparison of a batch's `events`, started now to run on the index's thread while they are
-   * stored, for inBatch. Else null.
+   * Not after commit, on a database this process holds alone (once a detection has named its key
+   * index): the comparison of a batch's `events`, started now to run on the index's thread while
+   * they are stored, for inBatch. Else null (an index other servers' sets reach learns them only
+   * under the lock).
    */
   beforeStoring(contributorId: string, events: EventRecord[]): EarlyComparison | null {
-    if (this.afterCommit || this.#index === null) return null;
+    if (this.afterCommit || this.#index === null || this.#index.shared) return null;
     return EarlyComparison.start(this.#index, { contributorId, events });
   }
 
