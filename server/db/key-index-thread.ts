@@ -293,10 +293,11 @@ export class KeyIndexClient {
   /**
    * Forgets the listings whose set is gone from the database (deleted events, whose sets the delete
    * trigger removes): their sets are only hits that find no event, but they would stay held. Reads
-   * the stored sets' listings only when the index holds more than the database does. Returns how
-   * many it forgot.
+   * the stored sets' listings only when the index holds more than the database does (once it has
+   * learnt the other servers' sets). Returns how many it forgot. Run under the duplicates lock.
    */
   async prune(sql: Sql): Promise<number> {
+    await this.catchUp(sql);
     const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM event_key_sets`;
     if (await this.size() <= n) return 0;
     const stored: string[] = [];

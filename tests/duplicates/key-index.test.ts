@@ -12,7 +12,11 @@ import { type DatabaseKind, openDatabase } from "../../server/db/connect.ts";
 import { upsertEvents, type Writer } from "../../server/db/events.ts";
 import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
 import { type IndexedSet, KeyIndex, SESSION_SETTING } from "../../server/db/key-index.ts";
-import { type KeyIndexClient, openKeyIndex } from "../../server/db/key-index-thread.ts";
+import {
+  type KeyIndexClient,
+  keyIndexNamed,
+  openKeyIndex,
+} from "../../server/db/key-index-thread.ts";
 import { pruneKeyIndex } from "../../server/db/indexed-candidates.ts";
 import { lockDuplicates } from "../../server/db/duplicate-links.ts";
 import { detectStored } from "../../server/duplicates/detect-stored.ts";
@@ -154,6 +158,35 @@ for (const kind of testBackends()) {
         assert.deepEqual(await linksOf(a), ["a-1 b-2", "b-1 b-3"]);
       } finally {
         for (const server of servers) await server.close();
+        await location.drop();
+      }
+    });
+  }
+
+  if (kind === "postgres") {
+    Deno.test("[postgres] a server prunes the listings deleted through another, once it learnt that one's sets", async () => {
+      const location = await createTestDatabase(kind);
+      const [a, b] = [await openDatabase(location), await openDatabase(location)];
+      try {
+        const alice = await insertWriterKey(a.sql, "alice");
+        const bob = await insertWriterKey(a.sql, "bob");
+        await storeAndDetect(a.sql, alice, [QUARZOCON]);
+        await storeAndDetect(b.sql, bob, [{ ...QUARZOCON, external_id: "b-1", platform: "luma" }]);
+        // A listing b has not learnt of yet, and one it holds deleted: as many sets as stored.
+        await storeAndDetect(a.sql, alice, [{
+          ...QUARZOCON,
+          external_id: "a-2",
+          title: "Ostrica",
+        }]);
+        await a.sql`DELETE FROM events WHERE external_id = 'b-1'`;
+        assert.equal(await pruneKeyIndex(b.sql), 1);
+        const index = keyIndexNamed(
+          (await b.sql`SELECT current_setting(${SESSION_SETTING}) AS name`)[0].name,
+        );
+        assert.equal(await index.size(), 2);
+      } finally {
+        await a.close();
+        await b.close();
         await location.drop();
       }
     });
