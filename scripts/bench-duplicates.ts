@@ -188,7 +188,7 @@ async function timeKeyIndexBuild(sql: Sql) {
   try {
     const heapBefore = await keys.index.ask<number>("heapUsed");
     const started = performance.now();
-    await sql.begin((tx) => keys.index.build(tx as unknown as Sql));
+    await keys.index.prepare(sql);
     const seconds = (performance.now() - started) / 1000;
     const mb = (await keys.index.ask<number>("heapUsed") - heapBefore) / 1e6;
     console.log(

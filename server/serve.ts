@@ -64,7 +64,10 @@ export async function openService(config: Config): Promise<OpenedService> {
     });
     stops.push(() => ai.stop());
     // Started here, not with the socket: in-process tests push and read through app.fetch.
-    const duplicates = new DuplicateDetector(db.sql, { afterCommit: db.kind === "postgres" });
+    const duplicates = new DuplicateDetector(db.sql, {
+      afterCommit: db.kind === "postgres",
+      keyIndex: db.keyIndex,
+    });
     duplicates.start();
     stops.push(() => duplicates.stop());
     const deps: AppDeps = {

@@ -10,7 +10,7 @@ import { ConfigError } from "../config.ts";
 import { connectFailureMessage } from "./connection-errors.ts";
 import { guardDatabaseDriver } from "./driver-guard.ts";
 import { SESSION_SETTING } from "./key-index.ts";
-import { openKeyIndex } from "./key-index-thread.ts";
+import { type KeyIndexClient, openKeyIndex } from "./key-index-thread.ts";
 import { GENERIC_PLANS_SETTING } from "./duplicate-links.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -21,6 +21,8 @@ export interface Database {
   kind: DatabaseKind;
   /** Connections in the pool: 1 for the embedded database, a single session. */
   poolSize: number;
+  /** The index of duplicate detection's lookup keys its sessions name (key-index.ts). */
+  keyIndex: KeyIndexClient;
   /**
    * The embedded database only: an uncompressed tar of its data directory, taken while it runs
    * (see snapshotEmbedded). Absent on a PostgreSQL server, which is backed up with pg_dump.
@@ -74,6 +76,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       sql,
       kind: "postgres",
       poolSize,
+      keyIndex: keys.index,
       close: async () => {
         await sql.end({ timeout: 5 });
         keys.close();
@@ -118,6 +121,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     sql,
     kind: "pglite",
     poolSize: 1,
+    keyIndex: keys.index,
     snapshot: () => snapshotEmbedded(sql, pglite),
     close: async () => {
       await sql.end({ timeout: 5 });

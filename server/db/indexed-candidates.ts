@@ -96,8 +96,9 @@ export async function findIndexedCandidates(
   o: IndexSearch,
 ): Promise<IndexedCandidates> {
   const { index } = keys;
-  if (!index.built) await index.build(sql);
-  else await index.catchUp(sql);
+  await index.ensureBuilt(sql);
+  // Also after a build: one made on an earlier snapshot (`prepare`) may have missed sets.
+  await index.catchUp(sql);
   const looked = await index.ask<IndexLookup>("lookUp", {
     contributorId: o.contributorId,
     probes: o.probes,

@@ -48,6 +48,11 @@ export interface DetectorOptions {
   pollMs?: number;
   /** Milliseconds of each detection step, added up (benchmarks). */
   timings?: DetectionTimings;
+  /**
+   * The key index the database's sessions name (Database.keyIndex): after commit, it is built
+   * before a detection takes the duplicates lock, not under it.
+   */
+  keyIndex?: KeyIndexClient;
 }
 
 const MAX_RETRY_MS = 30_000;
@@ -75,8 +80,8 @@ export class DuplicateDetector {
   #failures = 0;
   #stopped = false;
   #waiters: { upTo: number; resolve: () => void }[] = [];
-  /** The database's key index, once a detection has named it. */
-  #index: KeyIndexClient | null = null;
+  /** The database's key index, given or once a detection has named it. */
+  #index: KeyIndexClient | null;
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
@@ -86,6 +91,7 @@ export class DuplicateDetector {
     this.#retryMs = options.retryMs ?? 1_000;
     this.#pollMs = options.pollMs ?? 60_000;
     this.#timings = options.timings;
+    this.#index = options.keyIndex ?? null;
   }
 
   /**
@@ -95,8 +101,9 @@ export class DuplicateDetector {
    * under the lock).
    */
   beforeStoring(contributorId: string, events: EventRecord[]): EarlyComparison | null {
-    if (this.afterCommit || this.#index === null || this.#index.shared) return null;
-    return EarlyComparison.start(this.#index, { contributorId, events });
+    const index = this.#index;
+    if (this.afterCommit || index === null || index.shared || !index.built) return null;
+    return EarlyComparison.start(index, { contributorId, events });
   }
 
   /**
@@ -225,6 +232,8 @@ export class DuplicateDetector {
     while (!this.#stopped) {
       // Every batch woken for by now is committed, so this take or a later one sees its events.
       const upTo = this.#requested;
+      // Built before the lock, if it is not: a failure is tried again later, as a lost connection.
+      await this.#index?.prepare(this.#sql);
       let taken: number;
       try {
         taken = await this.#detectQueued(limit);

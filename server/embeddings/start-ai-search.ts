@@ -41,7 +41,13 @@ export async function startAiSearch(
     recheckMs: options.recheckMs,
   });
   const worker = options.runWorker
-    ? new EmbeddingWorker({ ...options.worker, sql: db.sql, provider, store: availability })
+    ? new EmbeddingWorker({
+      ...options.worker,
+      sql: db.sql,
+      keyIndex: db.keyIndex,
+      provider,
+      store: availability,
+    })
     : null;
   // VectorAvailability turns every failure into "unavailable, with the reason": never throws.
   const status = await availability.status();

@@ -192,6 +192,48 @@ for (const kind of testBackends()) {
     });
   }
 
+  if (kind === "postgres") {
+    Deno.test("[postgres] a server builds its index without the duplicates lock, and learns the sets written after", async () => {
+      const location = await createTestDatabase(kind);
+      const [a, b] = [await openDatabase(location), await openDatabase(location)];
+      try {
+        const alice = await insertWriterKey(a.sql, "alice");
+        const bob = await insertWriterKey(a.sql, "bob");
+        await storeAndDetect(a.sql, alice, [QUARZOCON]);
+        // Another server holds the lock all through b's build.
+        let release = () => {};
+        const held = new Promise<void>((resolve) => release = resolve);
+        const holding = a.sql.begin(async (tx) => {
+          await lockDuplicates(tx as unknown as Sql);
+          await held;
+        });
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const waited = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("the build waited for the lock")), 10_000);
+        });
+        try {
+          await Promise.race([b.keyIndex.prepare(b.sql), waited]);
+        } finally {
+          clearTimeout(timer);
+          release();
+          await holding;
+        }
+        assert.equal(await b.keyIndex.size(), 1);
+        // A listing written after b's snapshot is found by b's next detection.
+        const moved = { title: "Ostrica Days", starts_at: "2034-09-10T09:00:00Z" };
+        await storeAndDetect(a.sql, alice, [{ ...QUARZOCON, ...moved, external_id: "a-2" }]);
+        await storeAndDetect(b.sql, bob, [
+          { ...QUARZOCON, ...moved, external_id: "b-2", platform: "meetup" },
+        ]);
+        assert.deepEqual(await linksOf(a.sql), ["a-2 b-2"]);
+      } finally {
+        await a.close();
+        await b.close();
+        await location.drop();
+      }
+    });
+  }
+
   Deno.test(`[${kind}] sets written by a transaction that rolls back leave the stored ones in the index`, async () => {
     await withSessionIndex(kind, async (sql, index, [alice, bob]) => {
       const conference = QUARZOCON;
