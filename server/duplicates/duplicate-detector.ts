@@ -95,10 +95,10 @@ export class DuplicateDetector {
   }
 
   /**
-   * Not after commit, on a database this process holds alone (once a detection has named its key
-   * index): the comparison of a batch's `events`, started now to run on the index's thread while
-   * they are stored, for inBatch. Else null (an index other servers' sets reach learns them only
-   * under the lock).
+   * Not after commit, on a database this process holds alone, once its key index is built: the
+   * comparison of a batch's `events`, started now to run on the index's thread while they are
+   * stored, for inBatch. Else null (an index other servers' sets reach learns them only under the
+   * lock).
    */
   beforeStoring(contributorId: string, events: EventRecord[]): EarlyComparison | null {
     const index = this.#index;

@@ -6,17 +6,17 @@
  */
 import assert from "node:assert/strict";
 import type { Sql } from "postgres";
-import { createTestDatabase, testBackends } from "../../dev-support/databases.ts";
+import {
+  createTestDatabase,
+  type DatabaseLocation,
+  testBackends,
+} from "../../dev-support/databases.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
-import { type DatabaseKind, openDatabase } from "../../server/db/connect.ts";
+import { type Database, type DatabaseKind, openDatabase } from "../../server/db/connect.ts";
 import { upsertEvents, type Writer } from "../../server/db/events.ts";
 import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
 import { type IndexedSet, KeyIndex, SESSION_SETTING } from "../../server/db/key-index.ts";
-import {
-  type KeyIndexClient,
-  keyIndexNamed,
-  openKeyIndex,
-} from "../../server/db/key-index-thread.ts";
+import { type KeyIndexClient, openKeyIndex } from "../../server/db/key-index-thread.ts";
 import { pruneKeyIndex } from "../../server/db/indexed-candidates.ts";
 import { lockDuplicates } from "../../server/db/duplicate-links.ts";
 import { detectStored } from "../../server/duplicates/detect-stored.ts";
@@ -77,6 +77,32 @@ async function storeFortnight(sql: Sql, writers: Writer[]): Promise<string[][]> 
   return batches;
 }
 
+/** Runs `test` on two servers' connections to a new PostgreSQL database, with two contributors. */
+async function withTwoServers(
+  test: (
+    servers: [Database, Database],
+    writers: [Writer, Writer],
+    location: DatabaseLocation,
+  ) => Promise<void>,
+) {
+  const location = await createTestDatabase("postgres");
+  const servers: [Database, Database] = [
+    await openDatabase(location),
+    await openDatabase(location),
+  ];
+  try {
+    const { sql } = servers[0];
+    await test(
+      servers,
+      [await insertWriterKey(sql, "alice"), await insertWriterKey(sql, "bob")],
+      location,
+    );
+  } finally {
+    for (const server of servers) await server.close();
+    await location.drop();
+  }
+}
+
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] an index built from the stored sets finds what the index that wrote them found`, async () => {
     const location = await createTestDatabase(kind);
@@ -114,11 +140,8 @@ for (const kind of testBackends()) {
 
   if (kind === "postgres") {
     Deno.test("[postgres] servers sharing a database each learn the sets the others wrote", async () => {
-      const location = await createTestDatabase(kind);
-      const servers = [await openDatabase(location), await openDatabase(location)];
-      try {
+      await withTwoServers(async (servers, writers, location) => {
         const [a, b] = servers.map((s) => s.sql);
-        const writers = [await insertWriterKey(a, "alice"), await insertWriterKey(a, "bob")];
         const batches = await storeFortnight(a, writers);
         // Each batch detected by one server or the other, in turn.
         for (const [i, ids] of batches.entries()) {
@@ -156,20 +179,11 @@ for (const kind of testBackends()) {
           { ...QUARZOCON, external_id: "b-3", platform: "meetup" },
         ]);
         assert.deepEqual(await linksOf(a), ["a-1 b-2", "b-1 b-3"]);
-      } finally {
-        for (const server of servers) await server.close();
-        await location.drop();
-      }
+      });
     });
-  }
 
-  if (kind === "postgres") {
     Deno.test("[postgres] a server prunes the listings deleted through another, once it learnt that one's sets", async () => {
-      const location = await createTestDatabase(kind);
-      const [a, b] = [await openDatabase(location), await openDatabase(location)];
-      try {
-        const alice = await insertWriterKey(a.sql, "alice");
-        const bob = await insertWriterKey(a.sql, "bob");
+      await withTwoServers(async ([a, b], [alice, bob]) => {
         await storeAndDetect(a.sql, alice, [QUARZOCON]);
         await storeAndDetect(b.sql, bob, [{ ...QUARZOCON, external_id: "b-1", platform: "luma" }]);
         // A listing b has not learnt of yet, and one it holds deleted: as many sets as stored.
@@ -180,25 +194,12 @@ for (const kind of testBackends()) {
         }]);
         await a.sql`DELETE FROM events WHERE external_id = 'b-1'`;
         assert.equal(await pruneKeyIndex(b.sql), 1);
-        const index = keyIndexNamed(
-          (await b.sql`SELECT current_setting(${SESSION_SETTING}) AS name`)[0].name,
-        );
-        assert.equal(await index.size(), 2);
-      } finally {
-        await a.close();
-        await b.close();
-        await location.drop();
-      }
+        assert.equal(await b.keyIndex.size(), 2);
+      });
     });
-  }
 
-  if (kind === "postgres") {
     Deno.test("[postgres] a server builds its index without the duplicates lock, and learns the sets written after", async () => {
-      const location = await createTestDatabase(kind);
-      const [a, b] = [await openDatabase(location), await openDatabase(location)];
-      try {
-        const alice = await insertWriterKey(a.sql, "alice");
-        const bob = await insertWriterKey(a.sql, "bob");
+      await withTwoServers(async ([a, b], [alice, bob]) => {
         await storeAndDetect(a.sql, alice, [QUARZOCON]);
         // Another server holds the lock all through b's build.
         let release = () => {};
@@ -226,11 +227,7 @@ for (const kind of testBackends()) {
           { ...QUARZOCON, ...moved, external_id: "b-2", platform: "meetup" },
         ]);
         assert.deepEqual(await linksOf(a.sql), ["a-2 b-2"]);
-      } finally {
-        await a.close();
-        await b.close();
-        await location.drop();
-      }
+      });
     });
   }
 
