@@ -87,8 +87,8 @@ export interface IndexedCandidates {
  * (server/duplicates/lookup-keys.ts) on days within reach, within the probe's bounds, listed by
  * another contributor or on another platform; and the key sets to hold in the index (written with
  * the batch's links: detect-duplicates.ts). Run under the duplicates lock, with the session's keys
- * it returned: the index is built at its first use, and else learns first the sets other servers
- * wrote (KeyIndexClient.catchUp).
+ * it returned: the index is built if it is not, then learns the sets other servers wrote
+ * (KeyIndexClient.catchUp).
  */
 export async function findIndexedCandidates(
   sql: Sql,

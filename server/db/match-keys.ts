@@ -97,22 +97,19 @@ export function writeSets(sql: Sql, sets: KeySetChange[], o: { allNew: boolean }
 }
 
 /**
- * The probes as a table: (id, platform, at, lo, hi, south, north, first_day, last_day, keys, n),
- * `n` each one's ordinal.
+ * The probes as a table, with what readCandidates reads of them: (id, platform, lo, hi, south,
+ * north, keys, n), `n` each one's ordinal.
  */
 export function probeTable(sql: Sql, probes: Probe[]) {
   return sql`unnest(${probes.map((p) => p.id)}::uuid[],
         ${probes.map((p) => p.platform)}::text[],
-        ${probes.map((p) => p.at.toISOString())}::timestamptz[],
         ${probes.map((p) => p.from.toISOString())}::timestamptz[],
         ${probes.map((p) => p.to.toISOString())}::timestamptz[],
         ${probes.map((p) => p.latitudes?.[0] ?? null)}::float8[],
         ${probes.map((p) => p.latitudes?.[1] ?? null)}::float8[],
-        ${probes.map((p) => p.days.first)}::int[],
-        ${probes.map((p) => p.days.last)}::int[],
         ${probes.map((p) => `{${p.keys.join(",")}}`)}::text[])
         WITH ORDINALITY
-        AS p(id, platform, at, lo, hi, south, north, first_day, last_day, keys, n)`;
+        AS p(id, platform, lo, hi, south, north, keys, n)`;
 }
 
 /**
