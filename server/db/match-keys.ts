@@ -73,12 +73,19 @@ export interface Probe {
 
 /**
  * The statement's write of `sets` to event_key_sets: plain inserts when every set is new (its event
- * inserted in this transaction), else each replacing the one stored.
+ * inserted in this transaction), else each replacing the one stored. `numbered`: each write takes
+ * the next number of event_key_set_writes, for the indexes of other servers sharing the database
+ * to learn it (KeyIndexClient.catchUp); on the embedded database none does, and none is taken.
  */
-export function writeSets(sql: Sql, sets: KeySetChange[], o: { allNew: boolean }) {
+export function writeSets(
+  sql: Sql,
+  sets: KeySetChange[],
+  o: { allNew: boolean; numbered: boolean },
+) {
+  const written = o.numbered ? sql`nextval('event_key_set_writes')` : sql`NULL::bigint`;
   return sql`
-    INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day, lat)
-    SELECT event_id, fingerprint, keys::bigint[], first_day, last_day, lat
+    INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day, lat, written)
+    SELECT event_id, fingerprint, keys::bigint[], first_day, last_day, lat, ${written}
     FROM unnest(${sets.map((s) => s.event_id)}::uuid[],
                 ${sets.map((s) => String(s.fingerprint))}::bigint[],
                 -- Each set as an array literal: a ragged array of arrays is no parameter.
@@ -91,7 +98,6 @@ export function writeSets(sql: Sql, sets: KeySetChange[], o: { allNew: boolean }
     o.allNew ? sql`` : sql`ON CONFLICT (event_id) DO UPDATE
       SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
           first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day, lat = EXCLUDED.lat,
-          -- The write's number (migration 025), for the other servers' indexes to learn it.
           written = EXCLUDED.written`
   }`;
 }

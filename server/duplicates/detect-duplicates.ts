@@ -277,7 +277,10 @@ async function writeMatches(
     const { compared } = m.sets;
     if (compared === undefined) keys.index.write(m.sets.indexed, keys.xid);
     else keys.index.writeCompared(compared.comparison, compared.ids, keys.xid);
-    setsWrite = writeSets(sql, m.sets.changes, { allNew: m.sets.allNew });
+    setsWrite = writeSets(sql, m.sets.changes, {
+      allNew: m.sets.allNew,
+      numbered: keys.index.shared,
+    });
   }
   const { replacing, links } = m;
   const removed = await replaceDetectedLinks(sql, { replacing, links, also: setsWrite });

@@ -312,6 +312,42 @@ for (const kind of testBackends()) {
 }
 
 for (const kind of testBackends()) {
+  Deno.test(`[${kind}] writes of sets are numbered for other servers on PostgreSQL only`, async () => {
+    const location = await createTestDatabase(kind);
+    const db = await openDatabase(location);
+    try {
+      const { sql } = db;
+      const batches = await storeFortnight(sql, [
+        await insertWriterKey(sql, "alice"),
+        await insertWriterKey(sql, "bob"),
+      ]);
+      const numbers = async () =>
+        (await sql<{ sets: number; numbered: number; last: string | null }[]>`
+          SELECT count(*)::int AS sets, count(written)::int AS numbered, max(written)::text AS last
+          FROM event_key_sets`)[0];
+      await detectInTurn(sql, batches);
+      const first = await numbers();
+      assert.equal(first.sets, batches.flat().length);
+      // A batch's listings moved a day and detected again: each set rewritten.
+      await sql`UPDATE events SET starts_at = starts_at + interval '1 day',
+                  ends_at = ends_at + interval '1 day' WHERE id = ANY(${batches[0]}::uuid[])`;
+      await sql.begin((tx) => detect(tx as unknown as Sql, batches[0], false));
+      const again = await numbers();
+      if (kind === "postgres") {
+        assert.equal(first.numbered, first.sets);
+        assert.equal(again.numbered, again.sets);
+        assert.ok(BigInt(again.last!) > BigInt(first.last!), "a rewrite takes a new number");
+      } else {
+        assert.deepEqual([first.numbered, again.numbered], [0, 0]);
+      }
+    } finally {
+      await db.close();
+      await location.drop();
+    }
+  });
+}
+
+for (const kind of testBackends()) {
   Deno.test(`[${kind}] detection's transaction runs on generic plans on the embedded database only`, async () => {
     const location = await createTestDatabase(kind);
     const db = await openDatabase(location);
