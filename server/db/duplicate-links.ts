@@ -81,21 +81,23 @@ export async function underDuplicatesLock<T>(
 /**
  * Replaces the detected links touching the events `replacing` with `links`; operators' links
  * stay as they are. One statement: a link found again is kept (its score updated), and only
- * those not found again are removed. Returns how many links it removed.
+ * those not found again are removed. Returns how many links it removed, and which of `grouped`
+ * are in some group (as groupedAmong, in the same round trip).
  */
 export async function replaceDetectedLinks(
   sql: Sql,
   o: {
     replacing: string[];
     links: { a: string; b: string; score: number }[];
-    /** A write to send in the same statement (the batch's key sets, on the embedded database). */
+    /** A write to send in the same statement (the batch's key sets). */
     also?: PendingQuery<Row[]>;
+    grouped: string[];
   },
-): Promise<number> {
+): Promise<{ removed: number; grouped: string[] }> {
   const { replacing: ids, links } = o;
-  if (ids.length === 0 && links.length === 0 && o.also === undefined) return 0;
-  // The delete spares the pairs found again, so it and the upsert touch different rows.
-  const [{ removed }] = await sql<{ removed: number }[]>`
+  // The delete spares the pairs found again, so it and the upsert touch different rows. The
+  // groups are read as they were before the statement: it writes links only.
+  const [row] = await sql<{ removed: number; grouped: string[] }[]>`
     WITH ${o.also === undefined ? sql`` : sql`also AS (${o.also}),`} fresh AS (
       SELECT * FROM unnest(${links.map((l) => l.a)}::uuid[], ${links.map((l) => l.b)}::uuid[],
                            ${links.map((l) => l.score)}::real[]) AS x(a, b, score)
@@ -114,8 +116,10 @@ export async function replaceDetectedLinks(
       ON CONFLICT (a, b) DO UPDATE SET score = EXCLUDED.score
         WHERE event_links.kind = 'detected' AND event_links.score <> EXCLUDED.score
     )
-    SELECT count(*)::int AS removed FROM gone`;
-  return removed;
+    SELECT (SELECT count(*)::int FROM gone) AS removed,
+      ARRAY(SELECT event_id::text FROM event_group_members
+            WHERE event_id = ANY(${o.grouped}::uuid[])) AS grouped`;
+  return row;
 }
 
 /** Records an operator's decision on a pair, replacing whatever link the pair had. */

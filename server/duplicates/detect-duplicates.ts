@@ -283,12 +283,16 @@ async function writeMatches(
     });
   }
   const { replacing, links } = m;
-  const removed = await replaceDetectedLinks(sql, { replacing, links, also: setsWrite });
+  const { removed, grouped } = await replaceDetectedLinks(sql, {
+    replacing,
+    links,
+    also: setsWrite,
+    grouped: [...replacing, ...m.kept],
+  });
   step("write links");
   // Most writes touch no group: nothing linked before, nothing now, in no group.
   const seeds = new Set(links.flatMap((l) => [l.a, l.b]));
   const changedBefore = removed > 0 ? replacing : [];
-  const grouped = await groupedAmong(sql, [...replacing, ...m.kept]);
   const regrouping = new Set([...seeds, ...changedBefore, ...grouped]);
   if (regrouping.size > 0) await regroup(sql, [...regrouping]);
   step("regroup");
