@@ -123,6 +123,8 @@ export async function detectDuplicates(
   // A changed listing's stored set: one whose matched fields are as they were keeps its links.
   const stored = await keySetsOf(sql, batch.changed.filter((w) => !w.inserted).map((w) => w.id));
   const early = o.early ? await o.early.matchesFor(batch, keys, stored) : null;
+  // Waiting for the index's thread where its comparison ran longer than the upsert.
+  if (o.early) step("early comparison");
   const matches = early ?? await matchBatch(batch, stored, candidatesIn(sql, keys, o), o, step);
   await writeMatches(sql, keys, matches, o, step);
   return keys;
