@@ -44,6 +44,7 @@ import type { DetectionTimings } from "../server/duplicates/detect-duplicates.ts
 import { type BatchDetected, DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
 import { type Database, openDatabase } from "../server/db/connect.ts";
 import { vacuumEmbedded } from "../server/db/embedded-vacuum.ts";
+import { migrate } from "../server/db/migrate.ts";
 import { openKeyIndex } from "../server/db/key-index-thread.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
@@ -301,11 +302,14 @@ try {
     await Deno.remove(location.dataDir, { recursive: true });
     await copyDirectory(`${keptAt}/data`, location.dataDir);
     db = await openDatabase(location);
+    // As the server would at start: the kept database may predate a migration.
+    const applied = await migrate(db.sql);
     writers = await writersNamed(db.sql, ["bench-a", "bench-b"]);
     const started = performance.now();
     await db.keyIndex.prepare(db.sql);
     console.log(
-      `${kind}, ${mix} mix: the database loaded with ${loadedWith} copied from ${keptAt}; key ` +
+      `${kind}, ${mix} mix: the database loaded with ${loadedWith} copied from ${keptAt}` +
+        (applied.length > 0 ? `, migrated (${applied.join(", ")})` : "") + `; key ` +
         `index built in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
   } else {
