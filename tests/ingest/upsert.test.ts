@@ -84,6 +84,28 @@ for (const kind of testBackends()) {
         },
       );
 
+      await t.step("new events take ids ordered by the time they were written", async () => {
+        // Version 7 ids (RFC 9562): the first 48 bits are the milliseconds since 1970.
+        const millis = (id: string) => parseInt(id.replaceAll("-", "").slice(0, 12), 16);
+        const first = freshEvent();
+        const started = Date.now();
+        await alice.accept([first]);
+        await new Promise((r) => setTimeout(r, 20));
+        const second = freshEvent();
+        await alice.accept([second]);
+        const finished = Date.now();
+        const ids = [
+          (await alice.stored(String(first.external_id))).id,
+          (await alice.stored(String(second.external_id))).id,
+        ];
+        for (const id of ids) {
+          assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+          // The database's clock and this process's are the same machine's.
+          assert.ok(millis(id) >= started - 1000 && millis(id) <= finished + 1000, id);
+        }
+        assert.ok(ids[0] < ids[1], `${ids[0]} written before ${ids[1]}`);
+      });
+
       await t.step("a changed event moves updated_at and keeps id and created_at", async () => {
         const e = freshEvent();
         await alice.accept([e]);
