@@ -137,6 +137,15 @@ export interface TestDatabaseOptions {
   thisProcessOnly?: boolean;
 }
 
+/** Copies the files in directory `from` into `to` (made if missing), as `cp -r` does. */
+export async function copyDirectory(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  const copy = await new Deno.Command("cp", { args: ["-r", `${from}/.`, to] }).output();
+  if (!copy.success) {
+    throw new Error(`Cannot copy ${from} to ${to}: ${new TextDecoder().decode(copy.stderr)}`);
+  }
+}
+
 /** Makes a fresh migrated database of the given kind; the caller opens it (or a server does). */
 export async function createTestDatabase(
   kind: DatabaseKind,
@@ -146,10 +155,11 @@ export async function createTestDatabase(
     const template = await pgliteTemplateDir();
     const dir = options.thisProcessOnly ? await memoryDir() : undefined;
     const dataDir = await Deno.makeTempDir({ dir, prefix: "events-test-" });
-    const copy = await new Deno.Command("cp", { args: ["-r", `${template}/.`, dataDir] }).output();
-    if (!copy.success) {
+    try {
+      await copyDirectory(template, dataDir);
+    } catch (err) {
       await Deno.remove(dataDir, { recursive: true });
-      throw new Error(`Cannot copy the test template: ${new TextDecoder().decode(copy.stderr)}`);
+      throw err;
     }
     return {
       kind,

@@ -48,7 +48,7 @@ import { migrate } from "../server/db/migrate.ts";
 import { openKeyIndex } from "../server/db/key-index-thread.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
-import { createTestDatabase } from "../dev-support/databases.ts";
+import { copyDirectory, createTestDatabase } from "../dev-support/databases.ts";
 import { insertWriterKey } from "../dev-support/writer-key.ts";
 import {
   benchEvents,
@@ -223,14 +223,6 @@ async function keptLoad(dir: string): Promise<string | null> {
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null;
     throw e;
-  }
-}
-
-async function copyDirectory(from: string, to: string): Promise<void> {
-  await Deno.mkdir(to, { recursive: true });
-  const copy = await new Deno.Command("cp", { args: ["-r", `${from}/.`, to] }).output();
-  if (!copy.success) {
-    throw new Error(`Cannot copy ${from} to ${to}: ${new TextDecoder().decode(copy.stderr)}`);
   }
 }
 

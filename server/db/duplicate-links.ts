@@ -91,6 +91,7 @@ export async function replaceDetectedLinks(
     links: { a: string; b: string; score: number }[];
     /** A write to send in the same statement (the batch's key sets). */
     also?: PendingQuery<Row[]>;
+    /** Listings to say which of are in some group (read before this statement's writes). */
     grouped: string[];
   },
 ): Promise<{ removed: number; grouped: string[] }> {
