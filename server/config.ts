@@ -77,6 +77,28 @@ export const SettingsSchema = z.object({
   PORT: wholeNumber("PORT", { min: 0, max: 65535, fallback: 8000 })
     .meta({ description: "HTTP port (`0` picks a free one)", default: "`8000`" }),
   HOST: textWithDefault("0.0.0.0", "Address to listen on"),
+  PUBLIC_URL: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(v.trim());
+    } catch {
+      // reported below
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
+      ctx.addIssue({
+        code: "custom",
+        message: `PUBLIC_URL must be an absolute http:// or https:// URL such as ` +
+          `https://events.example.org, got "${v}"`,
+      });
+      return z.NEVER;
+    }
+    return url.href.replace(/\/+$/, "");
+  }).meta({
+    description: "The service's public address, for absolute links in mail, feeds and " +
+      "federation (ActivityPub ids); unset: the request's origin where a request is at hand",
+    default: "unset",
+  }),
   DATA_DIR: textWithDefault(
     "./data",
     "Directory of the embedded database (when `DATABASE_URL` is unset)",
@@ -255,6 +277,8 @@ export interface EmbeddingSettings {
 export const ConfigSchema = SettingsSchema.transform((v) => ({
   port: v.PORT,
   host: v.HOST,
+  /** The public base URL without a trailing slash, when set (absolute links outside a request). */
+  publicUrl: v.PUBLIC_URL,
   dataDir: v.DATA_DIR,
   databaseUrl: v.DATABASE_URL,
   adminApiKey: v.ADMIN_API_KEY,
