@@ -4,9 +4,8 @@
  * them), in rounds of both ways one after the other (each way first in every other round) so that
  * both see the same database and load. With detection, each batch is stored as ingest-batch.ts
  * stores it, through the server's DuplicateDetector: on PostgreSQL its transaction queues the
- * written events and the detector detects them after the commit, on another connection, while the
- * next batch is stored; on PGlite it detects them in the batch's transaction (--after-commit
- * yes|no chooses). A round's time runs until every one of its events is detected, so the rate
+ * written events and the detector detects them after the commit, in transactions of its own,
+ * while the next batch is stored (on both databases). A round's time runs until every one of its events is detected, so the rate
  * counts detection's whole work (the rate at which the pushes alone returned is printed beside
  * it). The second contributor re-lists some of the first one's events in its own words, in the
  * loaded events and in the timed batches alike, so groups form as they would. Prints events/s both
@@ -18,7 +17,7 @@
  *
  *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-duplicates.ts [--size 100000]
  *     [--batches 20] [--rounds 3] [--backend pglite|postgres] [--mix realistic|heavy]
- *     [--years 1] [--after-commit yes|no] [--through database|http]
+ *     [--years 1] [--through database|http]
  *
  * --years N: the loaded events are spread over N years (52 weeks each) up to the timed ones' year,
  * as a service holding N years of listings; the default puts them all in the timed batches' year,
@@ -32,8 +31,7 @@
  *
  * --keep-loaded DIR (PGlite): the loaded and vacuumed database is kept in DIR, and a later run
  * given the same DIR (and the same --size, --years and --mix) starts from a copy of it instead of
- * loading again: 1,000,000 events take PGlite over ten minutes to load. Its key index is built
- * before the first round, as the loading would have left it. Delete DIR after changing what the
+ * loading again: 1,000,000 events take PGlite over ten minutes to load. Delete DIR after changing what the
  * loading writes (detection's rules or its tables).
  */
 import { parseArgs } from "node:util";
@@ -41,11 +39,10 @@ import type { Sql } from "postgres";
 import type { EventRecord } from "../shared/event-schema.ts";
 import { upsertEvents, type Writer } from "../server/db/events.ts";
 import type { DetectionTimings } from "../server/duplicates/detect-duplicates.ts";
-import { type BatchDetected, DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
+import { DuplicateDetector } from "../server/duplicates/duplicate-detector.ts";
 import { type Database, openDatabase } from "../server/db/connect.ts";
 import { vacuumEmbedded } from "../server/db/embedded-vacuum.ts";
 import { migrate } from "../server/db/migrate.ts";
-import { openKeyIndex } from "../server/db/key-index-thread.ts";
 import { listEvents } from "../server/db/event-reads.ts";
 import { countEvents } from "../server/db/event-counts.ts";
 import { copyDirectory, createTestDatabase } from "../dev-support/databases.ts";
@@ -68,7 +65,6 @@ const { values } = parseArgs({
     backend: { type: "string", default: "postgres" },
     mix: { type: "string", default: "realistic" },
     years: { type: "string", default: "1" },
-    "after-commit": { type: "string" },
     through: { type: "string", default: "database" },
     "keep-loaded": { type: "string" },
   },
@@ -81,18 +77,12 @@ if (values.mix !== "realistic" && values.mix !== "heavy") {
   throw new Error(`Cannot run: --mix is realistic or heavy, not ${JSON.stringify(values.mix)}`);
 }
 const mix: BenchMix = values.mix;
-const afterCommit = values["after-commit"] === undefined
-  ? kind === "postgres"
-  : values["after-commit"] === "yes";
 if (values.through !== "database" && values.through !== "http") {
   throw new Error(
     `Cannot run: --through is database or http, not ${JSON.stringify(values.through)}`,
   );
 }
 const http = values.through === "http";
-if (http && values["after-commit"] !== undefined) {
-  throw new Error("Cannot run: --through http runs the server as it is: no --after-commit");
-}
 const years = Number(values.years);
 if (!Number.isInteger(years) || years < 1) {
   throw new Error(`Cannot run: --years is a whole number of at least 1, not ${values.years}`);
@@ -145,18 +135,14 @@ type Detection = "off" | DuplicateDetector;
 async function store(sql: Sql, writer: Writer, events: EventRecord[], detection: Detection) {
   // As ingest-batch.ts: a batch waits while detection is too far behind.
   if (detection !== "off") await detection.roomToQueue();
-  let detected: BatchDetected = {};
-  const batch = await sql.begin(async (transaction) => {
+  const ids = await sql.begin(async (transaction) => {
     const tx = transaction as unknown as Sql;
-    const early = detection === "off"
-      ? null
-      : detection.beforeStoring(writer.contributorId, events);
     const outcome = await upsertEvents(tx, writer, events);
-    const written = { contributorId: writer.contributorId, changed: outcome.changed };
-    if (detection !== "off") detected = await detection.inBatch(tx, written, early);
-    return written;
+    const changed = outcome.changed.map((c) => c.id);
+    if (detection !== "off") await detection.queue(tx, changed);
+    return changed;
   });
-  if (detection !== "off") detection.committed(batch, detected);
+  if (detection !== "off") detection.committed(ids);
 }
 
 /** Stores `work` in order; with a detector, until every batch's events are detected. */
@@ -194,28 +180,6 @@ async function timeListings(sql: Sql): Promise<void> {
   }
 }
 
-/**
- * What the key index costs at start: a second one built from the stored sets,
- * its time and the heap it takes on the index's thread (with --v8-flags=--expose-gc, after
- * collections; else roughly).
- */
-async function timeKeyIndexBuild(sql: Sql) {
-  const keys = openKeyIndex({ shared: false });
-  try {
-    const heapBefore = await keys.index.ask<number>("heapUsed");
-    const started = performance.now();
-    await keys.index.prepare(sql);
-    const seconds = (performance.now() - started) / 1000;
-    const mb = (await keys.index.ask<number>("heapUsed") - heapBefore) / 1e6;
-    console.log(
-      `key index: ${await keys.index.size()} listings' sets read in ${seconds.toFixed(1)} s, ` +
-        `${mb.toFixed(0)} MB of heap`,
-    );
-  } finally {
-    keys.close();
-  }
-}
-
 /** The loaded database's settings in a --keep-loaded directory; null when it holds none. */
 async function keptLoad(dir: string): Promise<string | null> {
   try {
@@ -247,8 +211,7 @@ async function loadDatabase(sql: Sql): Promise<Writer[]> {
   const LOAD_BATCH = 500;
   let loaded = 0;
   let b = 0;
-  // Loaded with detection in each batch's transaction, whatever the timed batches use.
-  const loader = new DuplicateDetector(sql, { afterCommit: false });
+  const loader = new DuplicateDetector(sql, { maxBacklog: 4 });
   for (const [who, batch] of batchesFrom(0, Math.ceil(size / LOAD_BATCH), LOAD_BATCH)) {
     // A batch and the next (which re-lists some of it) move back by the same whole weeks.
     const back = (Math.floor(b++ / 2) % years) * 52 * 7;
@@ -297,12 +260,9 @@ try {
     // As the server would at start: the kept database may predate a migration.
     const applied = await migrate(db.sql);
     writers = await writersNamed(db.sql, ["bench-a", "bench-b"]);
-    const started = performance.now();
-    await db.keyIndex.prepare(db.sql);
     console.log(
       `${kind}, ${mix} mix: the database loaded with ${loadedWith} copied from ${keptAt}` +
-        (applied.length > 0 ? `, migrated (${applied.join(", ")})` : "") + `; key ` +
-        `index built in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        (applied.length > 0 ? `, migrated (${applied.join(", ")})` : ""),
     );
   } else {
     db = await openDatabase(location);
@@ -314,7 +274,6 @@ try {
       await copyDirectory(location.dataDir, `${keptAt}/data`);
       await Deno.writeTextFile(`${keptAt}/loaded-with.json`, loadedWith);
       db = await openDatabase(location);
-      await db.keyIndex.prepare(db.sql);
     }
   }
   if (http) {
@@ -328,10 +287,10 @@ try {
   // CPU milliseconds per batch, both ways: what the work took whatever else the cores ran.
   const cpu = { on: [] as number[], off: [] as number[] };
   const timings: DetectionTimings = {};
-  const detector = new DuplicateDetector(sql, { timings, afterCommit });
+  const detector = new DuplicateDetector(sql, { timings });
   let next = 10_000_000;
   if (pushers !== null) {
-    // Untimed: each key's first batch both ways, and on PGlite the service's key index built.
+    // Untimed: each key's first batch both ways.
     for (const detect of [true, false]) {
       await pushers.pushAll([...batchesFrom(next, 2, 100)], detect);
       next += 200;
@@ -366,21 +325,18 @@ try {
   if (pushers === null) {
     // Timings add up per detection transaction, which may take several batches: per pushed batch.
     const timedBatches = rounds * batches;
-    const counts = ["batches", "candidates", "events", "keys stored", "keys looked up"];
-    const perBatch = Object.entries(timings).filter(([k]) => !counts.includes(k))
+    const isCount = (k: string) => k.endsWith("(count)");
+    const perBatch = Object.entries(timings).filter(([k]) => !isCount(k))
       .map(([k, v]) => `${k} ${(v / timedBatches).toFixed(1)}`);
     console.log(
-      `detection per pushed batch (ms): ${perBatch.join(", ")}; detection transactions ` +
-        `${timings.batches}; candidate pairs ${(timings.candidates / timedBatches).toFixed(0)}; ` +
-        `per event: key rows ` +
-        `${(timings["keys stored"] / timings.events).toFixed(2)}, lookups ` +
-        `${(timings["keys looked up"] / timings.events).toFixed(2)}`,
+      `detection per pushed batch (ms): ${perBatch.join(", ")}; candidate pairs per event ` +
+        `${(timings["candidates (count)"] / timings["match (count)"]).toFixed(1)}`,
     );
-    // The same listings a day later: each changed listing's key rows are all rewritten (its days
+    // The same listings a day later: each changed listing's key set is rewritten (its days
     // changed), its links replaced and its group re-formed.
     const moved: Record<string, number[]> = { on: [], off: [] };
     const movedTimings: DetectionTimings = {};
-    const movedDetector = new DuplicateDetector(sql, { timings: movedTimings, afterCommit });
+    const movedDetector = new DuplicateDetector(sql, { timings: movedTimings });
     const dayLater = (e: EventRecord) => shiftedDays(e, 1);
     for (const { detect, work } of pushed) {
       const later: Work = work.map(([who, batch]) => [who, batch.map(dayLater)]);
@@ -396,20 +352,19 @@ try {
         `${movedMedian("on").toFixed(0)} events/s (cost ` +
         `${((1 - movedMedian("on") / movedMedian("off")) * 100).toFixed(1)}%); detection per ` +
         `pushed batch (ms): ${
-          Object.entries(movedTimings).filter(([k]) => !counts.includes(k))
+          Object.entries(movedTimings).filter(([k]) => !isCount(k))
             .map(([k, v]) => `${k} ${(v / timedBatches).toFixed(1)}`).join(", ")
         }; load ${load()}`,
     );
     await timeListings(sql);
-    await timeKeyIndexBuild(sql);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const on = median(rate.on);
   const off = median(rate.off);
   console.log(
-    `\n${kind}${http ? ", through HTTP" : ""}, ${mix} mix, ${size} events, detection ${
-      afterCommit ? "after commit" : "in the batch's transaction"
-    }: detection off ${off.toFixed(0)} events/s, on ` +
+    `\n${kind}${http ? ", through HTTP" : ""}, ${mix} mix, ${size} events: detection off ${
+      off.toFixed(0)
+    } events/s, on ` +
       `${on.toFixed(0)} events/s until every event is detected (pushes returned at ` +
       `${median(rate.pushedOn).toFixed(0)} events/s; medians of ${rounds}): detection costs ` +
       `${((1 - on / off) * 100).toFixed(1)}% of throughput; load average ${load()}`,

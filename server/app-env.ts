@@ -32,7 +32,7 @@ export interface AppDeps {
   storage?: StorageGuard;
   /** Bounds the pushed batches stored at once, so that they never hold the whole pool. */
   batchSlots: BatchSlots;
-  /** Detects the duplicates of pushed events after their batch commits; reads wait for it. */
+  /** Detects the duplicates of pushed events after their batch commits. */
   duplicates: DuplicateDetector;
 }
 

@@ -15,7 +15,6 @@ import { createSite } from "./web/site.tsx";
 import { mcpEndpoint } from "./mcp/endpoint.ts";
 import { clientAddress } from "./client-address.ts";
 import { refuseWritesWhenDiskLow } from "./middleware/refuse-writes.ts";
-import { readsAfterDetection } from "./middleware/reads-after-detection.ts";
 
 /** Builds the application around its dependencies. */
 export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
@@ -28,7 +27,6 @@ export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
     await next();
   });
   if (deps.storage) app.use("*", refuseWritesWhenDiskLow(deps.storage));
-  app.use("*", readsAfterDetection(deps.duplicates));
 
   const guards: Guards = {
     authenticate: await authenticate({ operatorKey: config.adminApiKey }),

@@ -11,7 +11,6 @@ import { DUPLICATE_RULES_VERSION, redetectUnderCurrentRules } from "./duplicates
 import { adoptRulesWhenEmpty } from "./db/duplicate-rules.ts";
 import { pruneOrphanSignals } from "./db/event-signals.ts";
 import { vacuumEmbedded } from "./db/embedded-vacuum.ts";
-import { pruneKeyIndex } from "./db/indexed-candidates.ts";
 import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
@@ -64,10 +63,7 @@ export async function openService(config: Config): Promise<OpenedService> {
     });
     stops.push(() => ai.stop());
     // Started here, not with the socket: in-process tests push and read through app.fetch.
-    const duplicates = new DuplicateDetector(db.sql, {
-      afterCommit: db.kind === "postgres",
-      keyIndex: db.keyIndex,
-    });
+    const duplicates = new DuplicateDetector(db.sql);
     duplicates.start();
     stops.push(() => duplicates.stop());
     const deps: AppDeps = {
@@ -114,10 +110,6 @@ export async function startService(config: Config): Promise<RunningService> {
       pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
       refreshStats();
       pruneOrphanSignals(db.sql).catch((err) => console.error("Cannot prune signals:", err));
-      // The embedded database's is pruned with its vacuum, once a minute.
-      if (db.kind === "postgres") {
-        pruneKeyIndex(db.sql).catch((err) => console.error("Cannot prune the key index:", err));
-      }
     }, PRUNE_EVERY_MS);
     stops.push(() => Promise.resolve(clearInterval(pruner)));
     if (db.kind === "pglite") stops.push(vacuumEmbeddedNowAndThen(db.sql));
@@ -132,13 +124,13 @@ export async function startService(config: Config): Promise<RunningService> {
 
 /**
  * The embedded database's vacuum and statistics (it runs no autovacuum), looked at once a minute
- * as autovacuum would, and its in-memory key index rid of deleted listings; one run at a time.
+ * as autovacuum would; one run at a time.
  * Returns the stop, which waits for a run under way.
  */
 function vacuumEmbeddedNowAndThen(sql: Sql): () => Promise<void> {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
-    running ??= vacuumEmbedded(sql).then(() => pruneKeyIndex(sql)).then(
+    running ??= vacuumEmbedded(sql).then(
       () => {},
       (err) => console.error("Cannot vacuum the embedded database:", err),
     ).finally(() => running = null);

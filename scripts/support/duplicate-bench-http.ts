@@ -13,19 +13,18 @@ import { openService } from "../../server/serve.ts";
 import { createApp } from "../../server/app.ts";
 import { listenHttp } from "../../server/http-listen.ts";
 import { RequestDrain } from "../../server/request-drain.ts";
-import {
-  type BatchDetected,
-  DuplicateDetector,
-} from "../../server/duplicates/duplicate-detector.ts";
+import { DuplicateDetector } from "../../server/duplicates/duplicate-detector.ts";
 import type { DatabaseLocation } from "../../dev-support/databases.ts";
 import { createApiKey } from "../../dev-support/test-server.ts";
 import { testFetch } from "../../dev-support/in-process-fetch.ts";
 
 /** Ingestion as the server runs it, but for detection: nothing is detected, queued or waited for. */
 class NoDetection extends DuplicateDetector {
-  override inBatch(): Promise<BatchDetected> {
-    return Promise.resolve({});
+  override queue(): Promise<void> {
+    return Promise.resolve();
   }
+
+  override committed(): void {}
 }
 
 /** The two servers, and how to push to them. */
@@ -82,7 +81,7 @@ export async function openHttpPushers(location: DatabaseLocation): Promise<HttpP
       off: await serve(
         await createApp({
           ...deps,
-          duplicates: new NoDetection(deps.db.sql, { afterCommit: false }),
+          duplicates: new NoDetection(deps.db.sql),
         }),
       ),
     };

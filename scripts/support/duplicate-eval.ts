@@ -3,6 +3,7 @@
  * it groups scored against tests/fixtures/duplicates/labels.json, beside a plain reference
  * matcher (normalised title words, start date within a day, same city).
  */
+import { untilGrouped } from "../../dev-support/grouping.ts";
 import { type SourceEvent } from "./duplicate-sources.ts";
 import { createApiKey, type TestServer } from "../../dev-support/test-server.ts";
 
@@ -185,6 +186,8 @@ export async function servicePairs(
       }
     }
   }
+  // Grouped after the pushes' answers, in the background.
+  await untilGrouped(server.service.deps.db.sql, 120_000);
   await o.afterPush?.();
   const byId = new Map<string, string>();
   const groups: { id: string; others: string[] }[] = [];

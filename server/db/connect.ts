@@ -9,8 +9,6 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { ConfigError } from "../config.ts";
 import { connectFailureMessage } from "./connection-errors.ts";
 import { guardDatabaseDriver } from "./driver-guard.ts";
-import { SESSION_SETTING } from "./key-index.ts";
-import { type KeyIndexClient, openKeyIndex } from "./key-index-thread.ts";
 import { GENERIC_PLANS_SETTING } from "./duplicate-links.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -21,8 +19,6 @@ export interface Database {
   kind: DatabaseKind;
   /** Connections in the pool: 1 for the embedded database, a single session. */
   poolSize: number;
-  /** The index of duplicate detection's lookup keys its sessions name (key-index.ts). */
-  keyIndex: KeyIndexClient;
   /**
    * The embedded database only: an uncompressed tar of its data directory, taken while it runs
    * (see snapshotEmbedded). Absent on a PostgreSQL server, which is backed up with pg_dump.
@@ -57,29 +53,19 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   await guardDatabaseDriver();
   if (options.databaseUrl) {
     const poolSize = options.maxConnections ?? 10;
-    // Every session names this server's index of the lookup keys (key-index.ts): other servers
-    // may share the database, so it learns their sets before each lookup.
-    const keys = openKeyIndex({ shared: true });
-    const sql = postgres(options.databaseUrl, {
-      ...DRIVER_OPTIONS,
-      connection: { ...DRIVER_OPTIONS.connection, [SESSION_SETTING]: keys.name },
-      max: poolSize,
-    });
+    const sql = postgres(options.databaseUrl, { ...DRIVER_OPTIONS, max: poolSize });
     try {
       await sql`SELECT 1`;
     } catch (err) {
       await sql.end({ timeout: 0 });
-      keys.close();
       throw new ConfigError(connectFailureMessage(err, options.databaseUrl));
     }
     return {
       sql,
       kind: "postgres",
       poolSize,
-      keyIndex: keys.index,
       close: async () => {
         await sql.end({ timeout: 5 });
-        keys.close();
       },
     };
   }
@@ -111,23 +97,17 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     max: 1,
     prepare: true,
   });
-  // The session names this process's index of its lookup keys, held in memory: the process holds
-  // the directory alone, so it sees every key written (key-index.ts). Its detection runs on
-  // generic plans (lockDuplicates).
-  const keys = openKeyIndex({ shared: false });
-  await sql`SELECT set_config(${SESSION_SETTING}, ${keys.name}, false),
-                   set_config(${GENERIC_PLANS_SETTING}, 'on', false)`;
+  // Its detection runs on generic plans (lockDuplicates).
+  await sql`SELECT set_config(${GENERIC_PLANS_SETTING}, 'on', false)`;
   return {
     sql,
     kind: "pglite",
     poolSize: 1,
-    keyIndex: keys.index,
     snapshot: () => snapshotEmbedded(sql, pglite),
     close: async () => {
       await sql.end({ timeout: 5 });
       await server.stop();
       await pglite.close();
-      keys.close();
       lock.close();
     },
   };

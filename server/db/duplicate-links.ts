@@ -1,7 +1,5 @@
 /** Links between listings (detected or an operator's) and the groups they form. */
-import type { PendingQuery, Row, Sql } from "postgres";
-import { SESSION_SETTING } from "./key-index.ts";
-import { awaitedOutcomes, type KeyIndexClient, keyIndexNamed } from "./key-index-thread.ts";
+import type { Sql } from "postgres";
 
 /** A link between two listings (a < b). */
 export interface Link {
@@ -15,12 +13,6 @@ export interface Link {
 // write one group twice.
 const DUPLICATES_LOCK_ID = 4_711_017;
 
-/** The session's key index (key-index.ts), and its transaction's id. */
-export interface SessionKeys {
-  index: KeyIndexClient;
-  xid: string;
-}
-
 /**
  * Set on a session whose detection runs on generic plans (the embedded database's: connect.ts);
  * see lockDuplicates.
@@ -28,10 +20,8 @@ export interface SessionKeys {
 export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
 
 /**
- * Holds the duplicates lock until the transaction ends. Returns the key index the session names,
- * with the transaction's id, after telling it the outcome of the transactions that wrote the sets
- * it holds unsettled, all in the same round trip: so a batch's lookups read the sets the batch
- * before committed.
+ * Holds the duplicates lock until the transaction ends: detections take turns, so two batches
+ * never miss each other's listings or write one group twice.
  *
  * The rest of the transaction runs without JIT compilation: detection's statements read a few
  * rows each by index, but their recursive and array parts are estimated at many, past PostgreSQL's
@@ -39,86 +29,65 @@ export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
  *
  * On the embedded database, the rest of the transaction also runs on generic plans (made once for
  * each statement, not for each run's parameters): PGlite plans on its one thread, 1.5-4 ms a
- * statement, over half of what detection's statements cost it at 100,000 events. Detection's
- * statements are planned for any batch (their reads go through LATERAL index lookups), and what
- * follows them in a transaction is a write.
+ * statement, over half of what detection's statements cost it at 100,000 events.
  */
-export async function lockDuplicates(sql: Sql): Promise<SessionKeys> {
-  const awaited = awaitedOutcomes();
-  const [row] = await sql<
-    { key_index: string | null; xid: string; outcomes: Record<string, string | null> }[]
-  >`
+export async function lockDuplicates(sql: Sql): Promise<void> {
+  await sql`
     SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID}),
-           s.named AS key_index,
            set_config('jit', 'off', true),
            CASE WHEN current_setting(${GENERIC_PLANS_SETTING}, true) = 'on'
-             THEN set_config('plan_cache_mode', 'force_generic_plan', true) END,
-           pg_current_xact_id()::text AS xid,
-           (SELECT coalesce(json_object_agg(w.xid, pg_xact_status(w.xid::xid8)), '{}')
-            FROM unnest(${awaited.index}::text[], ${awaited.xid}::text[]) AS w(index, xid)
-            WHERE w.index = s.named) AS outcomes
-    FROM (SELECT current_setting(${SESSION_SETTING}, true) AS named) s`;
-  const index = keyIndexNamed(row.key_index);
-  index.settle(new Map(Object.entries(row.outcomes)));
-  return { index, xid: row.xid };
+             THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
 }
 
 /**
  * Runs `work` in a transaction of its own, holding the duplicates lock from its first statement
- * (lockDuplicates), with the session's keys the lock returned.
+ * (lockDuplicates).
  */
-export async function underDuplicatesLock<T>(
-  sql: Sql,
-  work: (tx: Sql, keys: SessionKeys) => Promise<T>,
-): Promise<T> {
+export async function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
   return await sql.begin(async (transaction) => {
     // postgres.js types a transaction apart from the pool, though both run the same queries.
     const tx = transaction as unknown as Sql;
-    return await work(tx, await lockDuplicates(tx));
+    await lockDuplicates(tx);
+    return await work(tx);
   }) as T;
 }
 
 /**
  * Replaces the detected links touching the events `replacing` with `links`; operators' links
  * stay as they are. One statement: a link found again is kept (its score updated), and only
- * those not found again are removed. Returns how many links it removed, and which of `grouped`
- * are in some group (as groupedAmong, in the same round trip).
+ * those not found again are removed. Returns which of `grouped` are in some group (as
+ * groupedAmong, in the same round trip, before the writes).
  */
 export async function replaceDetectedLinks(
   sql: Sql,
   o: {
     replacing: string[];
     links: { a: string; b: string; score: number }[];
-    /** A write to send in the same statement (the batch's key sets). */
-    also?: PendingQuery<Row[]>;
     /** Listings to say which of are in some group (read before this statement's writes). */
     grouped: string[];
   },
-): Promise<{ removed: number; grouped: string[] }> {
+): Promise<{ grouped: string[] }> {
   const { replacing: ids, links } = o;
   // The delete spares the pairs found again, so it and the upsert touch different rows. The
   // groups are read as they were before the statement: it writes links only.
-  const [row] = await sql<{ removed: number; grouped: string[] }[]>`
-    WITH ${o.also === undefined ? sql`` : sql`also AS (${o.also}),`} fresh AS (
+  const [row] = await sql<{ grouped: string[] }[]>`
+    WITH fresh AS (
       SELECT * FROM unnest(${links.map((l) => l.a)}::uuid[], ${links.map((l) => l.b)}::uuid[],
                            ${links.map((l) => l.score)}::real[]) AS x(a, b, score)
     ), gone AS (
       DELETE FROM event_links l
       WHERE l.kind = 'detected' AND (l.a = ANY(${ids}::uuid[]) OR l.b = ANY(${ids}::uuid[]))
         AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.a = l.a AND f.b = l.b)
-      RETURNING 1
     ), written AS (
       INSERT INTO event_links (a, b, kind, score)
       SELECT a, b, 'detected', score FROM fresh f
-      -- A listing deleted since it was found (the embedded database's candidates are held in
-      -- memory until the index is pruned; on a server, one deleted meanwhile) links nothing.
+      -- A listing deleted since it was found links nothing.
       WHERE EXISTS (SELECT FROM events e WHERE e.id = f.a)
         AND EXISTS (SELECT FROM events e WHERE e.id = f.b)
       ON CONFLICT (a, b) DO UPDATE SET score = EXCLUDED.score
         WHERE event_links.kind = 'detected' AND event_links.score <> EXCLUDED.score
     )
-    SELECT (SELECT count(*)::int FROM gone) AS removed,
-      ARRAY(SELECT event_id::text FROM event_group_members
+    SELECT ARRAY(SELECT event_id::text FROM event_group_members
             WHERE event_id = ANY(${o.grouped}::uuid[])) AS grouped`;
   return row;
 }

@@ -2,22 +2,11 @@
 import type { Sql } from "postgres";
 import { type RedetectionRow, redetectionRowsOf } from "./duplicate-rules.ts";
 
-/** A queued event as detection reads it, and whether it was new when queued. */
-export interface QueuedEvent extends RedetectionRow {
-  inserted: boolean;
-}
-
 /** Queues the events a batch inserted or changed; one already queued keeps its row. */
-export async function queueForDetection(
-  sql: Sql,
-  events: { id: string; inserted: boolean }[],
-): Promise<void> {
-  if (events.length === 0) return;
-  // An array literal: postgres.js sends an array of booleans as one boolean.
-  const inserted = `{${events.map((e) => e.inserted).join(",")}}`;
+export async function queueForDetection(sql: Sql, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
   await sql`
-    INSERT INTO duplicate_queue (event_id, inserted)
-    SELECT * FROM unnest(${events.map((e) => e.id)}::uuid[], ${inserted}::bool[])
+    INSERT INTO duplicate_queue (event_id) SELECT unnest(${eventIds}::uuid[])
     ON CONFLICT (event_id) DO NOTHING`;
 }
 
@@ -30,24 +19,22 @@ export async function queueForDetection(
 export async function takeQueued(
   tx: Sql,
   limit: number,
-): Promise<{ taken: number; events: QueuedEvent[] }> {
-  // New when queued, an event may since have been detected another way (its vector, new rules):
-  // then it has keys, and is detected as a changed one.
-  const rows = await tx<{ event_id: string; inserted: boolean }[]>`
-    DELETE FROM duplicate_queue q
+): Promise<{ taken: number; events: RedetectionRow[] }> {
+  const rows = await tx<{ event_id: string }[]>`
+    DELETE FROM duplicate_queue
     WHERE event_id IN (SELECT event_id FROM duplicate_queue LIMIT ${limit})
-    RETURNING event_id,
-      inserted AND NOT EXISTS (SELECT FROM event_key_sets s WHERE s.event_id = q.event_id)
-        AS inserted`;
-  const inserted = new Map(rows.map((r) => [r.event_id, r.inserted]));
-  const events = await redetectionRowsOf(tx, [...inserted.keys()]);
-  return {
-    taken: rows.length,
-    events: events.map((e) => ({ ...e, inserted: inserted.get(e.id)! })),
-  };
+    RETURNING event_id`;
+  const events = await redetectionRowsOf(tx, rows.map((r) => r.event_id));
+  return { taken: rows.length, events };
 }
 
 /** Removes one event from the queue: its detection fails whatever the attempt (logged). */
 export async function dropQueued(sql: Sql, eventId: string): Promise<void> {
   await sql`DELETE FROM duplicate_queue WHERE event_id = ${eventId}`;
+}
+
+/** How many events wait for detection (committed queue rows: those a detection took are gone). */
+export async function countQueued(sql: Sql): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM duplicate_queue`;
+  return row.n;
 }

@@ -1,6 +1,8 @@
-/** Detection's reads and writes: the events it compares, their stored key sets, and candidates. */
+/**
+ * Detection's reads and writes of lookup keys: each event's key set (event_key_sets, under a GIN
+ * index on its keys) and the candidates a batch's keys find, in one statement.
+ */
 import type { Sql } from "postgres";
-import { degreeOf } from "./key-rows.ts";
 
 /** What detection reads of an event: the matcher's fields and the canonical rule's. */
 export interface MatchRow {
@@ -40,7 +42,11 @@ export async function keySetsOf(sql: Sql, ids: string[]): Promise<Map<string, Ke
   return sets;
 }
 
-/** An event's new key set, and the days its key rows cover. */
+// A set's `lat` column: the whole degree of its listing's latitude, or this when it has no
+// coordinates or is online (outside every band).
+const NO_DEGREE = 99;
+
+/** An event's new key set, with its days and latitude. */
 export interface KeySetChange extends KeySet {
   event_id: string;
   /** Days since 1970-01-01 (UTC), both included. */
@@ -50,12 +56,32 @@ export interface KeySetChange extends KeySet {
   latitude: number | null;
 }
 
-// A key shared by more listings near one probe's days tells little (generic words): reading them
-// all would cost more than the rest of detection.
-export const KEY_FANOUT = 64;
+/** Writes `sets` to event_key_sets, each replacing the one stored. */
+export async function writeSets(sql: Sql, sets: KeySetChange[]): Promise<void> {
+  if (sets.length === 0) return;
+  const degrees = sets.map((s) => s.latitude === null ? NO_DEGREE : Math.floor(s.latitude));
+  await sql`
+    INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day, lat)
+    SELECT event_id, fingerprint, keys::bigint[], first_day, last_day, lat
+    FROM unnest(${sets.map((s) => s.event_id)}::uuid[],
+                ${sets.map((s) => String(s.fingerprint))}::bigint[],
+                -- Each set as an array literal: a ragged array of arrays is no parameter.
+                ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
+                ${sets.map((s) => s.firstDay)}::int[],
+                ${sets.map((s) => s.lastDay)}::int[],
+                ${degrees}::int[])
+      AS s(event_id, fingerprint, keys, first_day, last_day, lat)
+    ON CONFLICT (event_id) DO UPDATE
+      SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
+          first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day, lat = EXCLUDED.lat`;
+}
+
+// A key held by more sets near one probe's days tells little (generic words): the probe reads
+// only this many of them, the earliest.
+const KEY_FANOUT = 64;
 // A listing finding more is a title of common words in a busy week: the matcher decides among
 // the ones sharing the most keys, then the closest in time.
-export const CANDIDATES_PER_PROBE = 50;
+const CANDIDATES_PER_PROBE = 50;
 
 /** A listing looking for candidates: its keys and the bounds a candidate must fall in. */
 export interface Probe {
@@ -67,69 +93,56 @@ export interface Probe {
   from: Date;
   to: Date;
   latitudes: [number, number] | null;
-  /** The days whose key rows can name a candidate (days since 1970-01-01, UTC). */
+  /** The days a candidate's stored set must touch (days since 1970-01-01, UTC). */
   days: { first: number; last: number };
 }
 
 /**
- * The statement's write of `sets` to event_key_sets: plain inserts when every set is new (its event
- * inserted in this transaction), else each replacing the one stored. `numbered`: each write takes
- * the next number of event_key_set_writes, for the indexes of other servers sharing the database
- * to learn it (KeyIndexClient.catchUp); on the embedded database none does, and none is taken.
+ * Pairs (probe, candidate) that might be one event: a stored set sharing a key with the probe on
+ * days within reach, its event within the probe's bounds, listed by another contributor or on
+ * another platform. Per probe at most CANDIDATES_PER_PROBE, those sharing the most keys first,
+ * then the closest in time.
  */
-export function writeSets(
+export async function findCandidates(
   sql: Sql,
-  sets: KeySetChange[],
-  o: { allNew: boolean; numbered: boolean },
-) {
-  const written = o.numbered ? sql`nextval('event_key_set_writes')` : sql`NULL::bigint`;
-  return sql`
-    INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day, lat, written)
-    SELECT event_id, fingerprint, keys::bigint[], first_day, last_day, lat, ${written}
-    FROM unnest(${sets.map((s) => s.event_id)}::uuid[],
-                ${sets.map((s) => String(s.fingerprint))}::bigint[],
-                -- Each set as an array literal: a ragged array of arrays is no parameter.
-                ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
-                ${sets.map((s) => s.firstDay)}::int[],
-                ${sets.map((s) => s.lastDay)}::int[],
-                ${sets.map((s) => degreeOf(s.latitude))}::int[])
-      AS s(event_id, fingerprint, keys, first_day, last_day, lat)
-    ${
-    o.allNew ? sql`` : sql`ON CONFLICT (event_id) DO UPDATE
-      SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
-          first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day, lat = EXCLUDED.lat,
-          written = EXCLUDED.written`
-  }`;
-}
-
-/**
- * The probes as a table, with what readCandidates reads of them: (id, platform, lo, hi, south,
- * north, keys, n), `n` each one's ordinal.
- */
-export function probeTable(sql: Sql, probes: Probe[]) {
-  return sql`unnest(${probes.map((p) => p.id)}::uuid[],
+  o: { contributorId: string; probes: Probe[] },
+): Promise<{ probe: string; candidate: MatchRow }[]> {
+  const { probes } = o;
+  if (probes.length === 0) return [];
+  const rows = await sql<(MatchRow & { probe: string })[]>`
+    WITH probe AS (
+      SELECT * FROM unnest(${probes.map((p) => p.id)}::uuid[],
         ${probes.map((p) => p.platform)}::text[],
+        ${probes.map((p) => p.at.toISOString())}::timestamptz[],
         ${probes.map((p) => p.from.toISOString())}::timestamptz[],
         ${probes.map((p) => p.to.toISOString())}::timestamptz[],
         ${probes.map((p) => p.latitudes?.[0] ?? null)}::float8[],
         ${probes.map((p) => p.latitudes?.[1] ?? null)}::float8[],
+        ${probes.map((p) => p.days.first)}::int[],
+        ${probes.map((p) => p.days.last)}::int[],
         ${probes.map((p) => `{${p.keys.join(",")}}`)}::text[])
-        WITH ORDINALITY
-        AS p(id, platform, lo, hi, south, north, keys, n)`;
-}
-
-/**
- * The candidates of the probes (`probe`) among the listings their keys found (`hit`: the probe's
- * ordinal, a listing, how many keys they share), read from the events: those within the probe's
- * bounds, listed by another contributor or on another platform; `also`, a further condition on
- * them (`h`, `p`, `ce`). (withinBounds in indexed-candidates.ts checks the listings held in memory
- * the same way.)
- */
-export function readCandidates(sql: Sql, contributorId: string, also = sql`true`) {
-  return sql`
-      SELECT p.id AS probe, h.shared, ce.*
+        AS p(id, platform, at, lo, hi, south, north, first_day, last_day, keys)
+    ), hit AS (
+      SELECT p.id AS probe, s.event_id, count(*) AS shared
+      FROM probe p
+      CROSS JOIN LATERAL unnest(p.keys::bigint[]) AS k(key)
+      CROSS JOIN LATERAL (
+        SELECT s.event_id FROM event_key_sets s
+        WHERE s.keys @> ARRAY[k.key]
+          AND s.first_day <= p.last_day AND s.last_day >= p.first_day
+          AND (p.south IS NULL OR s.lat = ${NO_DEGREE}
+            OR s.lat BETWEEN floor(p.south) AND floor(p.north))
+        ORDER BY s.first_day, s.last_day, s.event_id
+        LIMIT ${KEY_FANOUT}
+      ) s
+      GROUP BY p.id, s.event_id
+    ), ranked AS (
+      SELECT p.id AS probe, ce.*, row_number() OVER (
+          PARTITION BY p.id
+          ORDER BY h.shared DESC, abs(extract(epoch FROM ce.starts_at - p.at)), ce.id
+        ) AS rank
       FROM hit h
-      JOIN probe p ON p.n = h.n
+      JOIN probe p ON p.id = h.probe
       -- LATERAL with OFFSET 0: one read by primary key per candidate. Joined plainly, the
       -- planner misjudged the rows and scanned the events table in parallel workers.
       CROSS JOIN LATERAL (
@@ -137,12 +150,13 @@ export function readCandidates(sql: Sql, contributorId: string, also = sql`true`
         FROM events e WHERE e.id = h.event_id OFFSET 0
       ) ce
       WHERE ce.id <> p.id
-        AND (ce.contributor_id <> ${contributorId}::uuid OR ce.platform <> p.platform)
+        AND (ce.contributor_id <> ${o.contributorId}::uuid OR ce.platform <> p.platform)
         AND ce.starts_at <= p.hi AND greatest(ce.starts_at, ce.ends_at) >= p.lo
         AND (p.south IS NULL OR ce.latitude IS NULL OR ce.is_virtual
           OR ce.latitude BETWEEN p.south AND p.north)
-        AND ${also}`;
+    )
+    SELECT probe, id, title, source_url, starts_at, ends_at, city, country, latitude, longitude,
+           is_virtual, is_hybrid
+    FROM ranked WHERE rank <= ${CANDIDATES_PER_PROBE}`;
+  return rows.map(({ probe, ...candidate }) => ({ probe, candidate }));
 }
-
-/** A candidate as readCandidates returns it: a MatchRow and the probe that found it. */
-export type CandidateRow = MatchRow & { probe: string };

@@ -5,21 +5,14 @@
  */
 import type { Sql } from "postgres";
 import { eventsInAiSearch } from "../db/vector-candidates.ts";
-import type { KeyIndexClient } from "../db/key-index-thread.ts";
 import { detectStored } from "./detect-stored.ts";
 
 /**
  * Detects the duplicates of those of `eventIds` now in AI search, reading their vectors; the
  * others (a vector not stored, a key untrusted meanwhile) are left as ingestion detected them.
- * `keyIndex`, the index the sessions name, is built first if it is not, outside the lock.
  */
-export async function detectEmbedded(
-  sql: Sql,
-  eventIds: string[],
-  keyIndex?: KeyIndexClient,
-): Promise<void> {
+export async function detectEmbedded(sql: Sql, eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  await keyIndex?.prepare(sql);
   await sql.begin(async (transaction) => {
     // postgres.js types a transaction apart from the pool, though both run the same queries.
     const tx = transaction as unknown as Sql;

@@ -7,9 +7,6 @@ import type { Sql } from "postgres";
 import type { RedetectionRow } from "../db/duplicate-rules.ts";
 import { detectDuplicates, type DetectionTimings } from "./detect-duplicates.ts";
 
-/** A stored listing to detect; `inserted`: it was written new and has no keys or links yet. */
-export type StoredListing = RedetectionRow & { inserted?: boolean };
-
 /**
  * Detects `rows`. `recompare`: compare each again even where its matched fields are as they were
  * (new rules, a new vector, a trust change); `vectors` says, per contributor's listings, whether to
@@ -17,23 +14,18 @@ export type StoredListing = RedetectionRow & { inserted?: boolean };
  */
 export async function detectStored(
   tx: Sql,
-  rows: StoredListing[],
+  rows: RedetectionRow[],
   o: {
     recompare: boolean;
-    vectors: (events: StoredListing[]) => boolean;
+    vectors: (events: RedetectionRow[]) => boolean;
     timings?: DetectionTimings;
   },
 ): Promise<void> {
-  const byContributor = new Map<string, StoredListing[]>();
-  for (const row of rows) {
-    const own = byContributor.get(row.contributor_id);
-    if (own) own.push(row);
-    else byContributor.set(row.contributor_id, [row]);
-  }
+  const byContributor = Map.groupBy(rows, (row) => row.contributor_id);
   for (const [contributorId, events] of byContributor) {
     await detectDuplicates(tx, {
       contributorId,
-      changed: events.map((event) => ({ id: event.id, inserted: event.inserted ?? false, event })),
+      changed: events.map((event) => ({ id: event.id, event })),
     }, { recompare: o.recompare, vectors: o.vectors(events), timings: o.timings });
   }
 }

@@ -1,45 +1,32 @@
 /**
- * Detection after commit (on PostgreSQL; see `afterCommit` for PGlite, where a batch is detected
- * in its own transaction). A batch's transaction only queues the events it wrote
- * (server/db/duplicate-queue.ts) and wakes the detector, which detects them in transactions of its
- * own under the duplicates lock, taking up to `batchSize` queued events at a time. So the next
- * batch is stored while this one is detected, on another connection and, with PostgreSQL, another
- * core; a backlog is detected in fewer, larger transactions.
+ * Detection after commit, on both databases. A batch's transaction only queues the events it
+ * wrote (server/db/duplicate-queue.ts); after its commit the detector is woken and detects them
+ * in transactions of its own under the duplicates lock, taking up to `batchSize` queued events at
+ * a time. Reads never wait for it: a listing read right after a push may show both listings of a
+ * new pair for the moment detection takes (docs/duplicates.md gives the bound). So the next batch
+ * is stored while this one is detected; a backlog is detected in fewer, larger transactions.
  *
- * Reads stay consistent for this server: `settled()` waits until every event queued before it was
- * called is detected, and the read middleware calls it, so a listing read after a push returns
- * shows the groups that push formed. Another server sharing the database groups this server's
- * events within moments (its own reads do not wait for them); queued rows outlive a stop, and
- * `start()` takes what a stopped server left, then looks again every minute (another server may
- * have stopped before detecting its pushes). A failure that may pass (the database away, a
- * deadlock) is tried again later; any other failure of a transaction sends the detector through
- * the queue one event at a time, and an event whose detection fails alone is dropped from the
- * queue and logged, left ungrouped, so that it never holds up the others.
+ * Queued rows outlive a stop: `start()` takes what a stopped server left, then looks again every
+ * minute (another server sharing the database may have stopped before detecting its pushes). A
+ * failure that may pass (the database away, a deadlock) is tried again later; any other failure
+ * of a transaction sends the detector through the queue one event at a time, and an event whose
+ * detection fails alone is dropped from the queue and logged, left ungrouped, so that it never
+ * holds up the others.
  */
 import type { Sql } from "postgres";
-import { type SessionKeys, underDuplicatesLock } from "../db/duplicate-links.ts";
+import { underDuplicatesLock } from "../db/duplicate-links.ts";
 import { dropQueued, queueForDetection, takeQueued } from "../db/duplicate-queue.ts";
 import { isTransientFailure } from "../db/connection-errors.ts";
 import { detectStored } from "./detect-stored.ts";
-import { detectDuplicates, type DetectionTimings, type WrittenBatch } from "./detect-duplicates.ts";
-import { EarlyComparison } from "./early-comparison.ts";
-import type { KeyIndexClient } from "../db/key-index-thread.ts";
-import type { EventRecord } from "../../shared/event-schema.ts";
+import type { DetectionTimings } from "./detect-duplicates.ts";
 
 /** How a detector runs. */
 export interface DetectorOptions {
-  /**
-   * Detect a pushed batch after its commit (the default), or in its transaction. After commit
-   * pays where the database works on cores of its own (PostgreSQL); the embedded database runs on
-   * the server's own thread, one statement at a time, so there it only adds the queue's
-   * statements, and a batch is detected in its transaction.
-   */
-  afterCommit?: boolean;
   /** Queued events taken in one transaction. */
   batchSize?: number;
   /**
    * Batches woken for and not yet detected past which `roomToQueue()` waits: ingestion slows
-   * down to what detection keeps up with, instead of the queue and every read's wait growing.
+   * down to what detection keeps up with, instead of the queue and grouping's delay growing.
    */
   maxBacklog?: number;
   /** After a failed run, the first wait before trying again (doubled each time, at most 30 s). */
@@ -48,23 +35,12 @@ export interface DetectorOptions {
   pollMs?: number;
   /** Milliseconds of each detection step, added up (benchmarks). */
   timings?: DetectionTimings;
-  /**
-   * The key index the database's sessions name (Database.keyIndex): after commit, it is built
-   * before a detection takes the duplicates lock, not under it.
-   */
-  keyIndex?: KeyIndexClient;
 }
 
 const MAX_RETRY_MS = 30_000;
 
-/** What detection in a batch's transaction did: the transaction's id. */
-export interface BatchDetected {
-  xid?: string;
-}
-
 /** Detects queued events in the background; see the module comment. */
 export class DuplicateDetector {
-  readonly afterCommit: boolean;
   readonly #sql: Sql;
   readonly #batchSize: number;
   readonly #maxBacklog: number;
@@ -80,66 +56,28 @@ export class DuplicateDetector {
   #failures = 0;
   #stopped = false;
   #waiters: { upTo: number; resolve: () => void }[] = [];
-  /** The database's key index, given or once a detection has named it. */
-  #index: KeyIndexClient | null;
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
-    this.afterCommit = options.afterCommit ?? true;
     this.#batchSize = options.batchSize ?? 500;
     this.#maxBacklog = options.maxBacklog ?? 8;
     this.#retryMs = options.retryMs ?? 1_000;
     this.#pollMs = options.pollMs ?? 60_000;
     this.#timings = options.timings;
-    this.#index = options.keyIndex ?? null;
   }
 
-  /**
-   * Not after commit, on a database this process holds alone, once its key index is built: the
-   * comparison of a batch's `events`, started now to run on the index's thread while they are
-   * stored, for inBatch. Else null (an index other servers' sets reach learns them only under the
-   * lock).
-   */
-  beforeStoring(contributorId: string, events: EventRecord[]): EarlyComparison | null {
-    const index = this.#index;
-    if (this.afterCommit || index === null || index.shared || !index.built) return null;
-    return EarlyComparison.start(index, { contributorId, events });
+  /** In a pushed batch's transaction, after its upsert: queues what it wrote. */
+  async queue(tx: Sql, eventIds: string[]): Promise<void> {
+    await queueForDetection(tx, eventIds);
   }
 
-  /**
-   * In a pushed batch's transaction, after its upsert: queues what it wrote, or (not after commit)
-   * detects it there, with its comparison made while it was stored, if any. Returns what
-   * `committed` takes.
-   */
-  async inBatch(
-    tx: Sql,
-    batch: WrittenBatch,
-    early?: EarlyComparison | null,
-  ): Promise<BatchDetected> {
-    if (this.afterCommit) {
-      await queueForDetection(tx, batch.changed);
-      return {};
-    }
-    const keys = await detectDuplicates(tx, batch, { timings: this.#timings, early });
-    this.#index = keys.index;
-    return { xid: keys.xid };
+  /** After the batch's commit: wakes the detector for what it queued. */
+  committed(eventIds: string[]): void {
+    if (eventIds.length > 0) this.wake();
   }
 
-  /**
-   * After the batch's commit: wakes the detector for what it queued, or tells the key index that
-   * the batch's sets are stored (the next batch is compared while it is stored only then).
-   */
-  committed(batch: WrittenBatch, detected: BatchDetected = {}): void {
-    if (this.afterCommit && batch.changed.length > 0) this.wake();
-    if (detected.xid !== undefined) this.#index?.committed(detected.xid);
-  }
-
-  /**
-   * Takes what is queued already (a stopped server's batches), and looks again now and then. Not
-   * after commit, nothing is ever queued.
-   */
+  /** Takes what is queued already (a stopped server's batches), and looks again now and then. */
   start(): void {
-    if (!this.afterCommit) return;
     this.wake();
     this.#poll ??= setInterval(() => this.wake(), this.#pollMs);
   }
@@ -153,7 +91,8 @@ export class DuplicateDetector {
 
   /**
    * Resolves once every batch woken for before this call is detected, or after `timeoutMs`, or at
-   * once while detection fails (reads then show listings ungrouped rather than wait).
+   * once while detection fails (benchmarks, and tests
+   * that need a push grouped: dev-support/grouping.ts polls through the API instead).
    */
   settled(timeoutMs = 5_000): Promise<void> {
     if (this.#done >= this.#requested || this.#failures > 0 || this.#stopped) {
@@ -164,7 +103,6 @@ export class DuplicateDetector {
 
   /** Resolves when the backlog is within bounds (or after `timeoutMs`): called before a batch. */
   roomToQueue(timeoutMs = 30_000): Promise<void> {
-    if (!this.afterCommit) return Promise.resolve();
     const upTo = this.#requested - this.#maxBacklog;
     if (this.#done >= upTo || this.#failures > 0 || this.#stopped) return Promise.resolve();
     return this.#wait(upTo, timeoutMs);
@@ -232,8 +170,6 @@ export class DuplicateDetector {
     while (!this.#stopped) {
       // Every batch woken for by now is committed, so this take or a later one sees its events.
       const upTo = this.#requested;
-      // Built before the lock, if it is not: a failure is tried again later, as a lost connection.
-      await this.#index?.prepare(this.#sql);
       let taken: number;
       try {
         taken = await this.#detectQueued(limit);
@@ -257,10 +193,8 @@ export class DuplicateDetector {
   async #detectQueued(limit: number): Promise<number> {
     let taken: string[] = [];
     try {
-      let keys: SessionKeys | undefined;
       // Taken under the lock: another server's detector has committed what it took.
-      const count = await underDuplicatesLock(this.#sql, async (tx, locked) => {
-        keys = locked;
+      return await underDuplicatesLock(this.#sql, async (tx) => {
         const queued = await takeQueued(tx, limit);
         taken = queued.events.map((e) => e.id);
         await detectStored(tx, queued.events, {
@@ -270,11 +204,6 @@ export class DuplicateDetector {
         });
         return queued.taken;
       });
-      // The index holds the sets written now before the next detection asks it to look up keys:
-      // its thread works on them meanwhile.
-      keys?.index.committed(keys.xid);
-      keys?.index.send();
-      return count;
     } catch (err) {
       if (limit !== 1 || taken.length !== 1 || isTransientFailure(err)) throw err;
       await dropQueued(this.#sql, taken[0]);

@@ -44,7 +44,6 @@ export async function startAiSearch(
     ? new EmbeddingWorker({
       ...options.worker,
       sql: db.sql,
-      keyIndex: db.keyIndex,
       provider,
       store: availability,
     })

@@ -6,11 +6,8 @@
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/connect.ts";
 import { migrate } from "../db/migrate.ts";
-import { pruneKeyIndex } from "../db/indexed-candidates.ts";
 import { startAiSearch } from "./start-ai-search.ts";
 import { runUntilSignal } from "../run-until-signal.ts";
-
-const PRUNE_EVERY_MS = 10 * 60_000;
 
 /** `--batch-size N` and `--claim-seconds N`; other settings come from the environment. */
 function workerFlags(args: string[]): { batchSize?: number; claimMs?: number } {
@@ -39,13 +36,7 @@ await runUntilSignal(async () => {
       worker: flags,
     });
     console.log(`Embedding worker started with ${ai.provider.model}`);
-    // The key index of its detection (the events it embeds are detected again), rid of deleted
-    // events now and then, as a server's is.
-    const pruner = setInterval(() => {
-      pruneKeyIndex(db.sql).catch((err) => console.error("Cannot prune the key index:", err));
-    }, PRUNE_EVERY_MS);
     return async () => {
-      clearInterval(pruner);
       await ai.stop();
       await db.close();
     };

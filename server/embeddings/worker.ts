@@ -18,12 +18,9 @@ import type { VectorAvailability } from "./vector-availability.ts";
 import { type EmbeddableEvent, EMBEDDING_TEXT_VERSION, embeddingText } from "./embedding-text.ts";
 import { type EmbeddingProvider, EmbeddingProviderError } from "./provider.ts";
 import { detectEmbedded } from "../duplicates/detect-embedded.ts";
-import type { KeyIndexClient } from "../db/key-index-thread.ts";
 
 export interface EmbeddingWorkerOptions {
   sql: Sql;
-  /** The key index of the database's sessions: built before detection takes its lock. */
-  keyIndex?: KeyIndexClient;
   provider: EmbeddingProvider;
   store: VectorAvailability;
   /** Names this worker's claims; unique per process. */
@@ -71,8 +68,7 @@ const SAVE_SLICE = 32;
 /** Runs the embedding loop in this process. */
 export class EmbeddingWorker {
   readonly #o:
-    & Required<Omit<EmbeddingWorkerOptions, "log" | "keyIndex">>
-    & Pick<EmbeddingWorkerOptions, "keyIndex">
+    & Required<Omit<EmbeddingWorkerOptions, "log">>
     & { log: (m: string) => void };
   #stopped = true;
   readonly #lanes: Lane[] = [];
@@ -211,7 +207,7 @@ export class EmbeddingWorker {
     }
     // Duplicates only vectors reveal (titles sharing no word) are found once both have one. The
     // vectors are stored either way: a failure here leaves the pairs ingestion found.
-    await detectEmbedded(this.#o.sql, stored, this.#o.keyIndex).catch((err) =>
+    await detectEmbedded(this.#o.sql, stored).catch((err) =>
       this.#o.log(
         `Cannot detect duplicates by vectors: ${err instanceof Error ? err.message : err}`,
       )

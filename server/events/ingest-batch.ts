@@ -5,14 +5,12 @@ import type { AppDeps, Principal } from "../app-env.ts";
 import { unreviewedBudgets } from "../config.ts";
 import { upsertEvents, type UpsertOutcome } from "../db/events.ts";
 import { recordFirstBatch } from "../db/api-keys.ts";
-import type { BatchDetected } from "../duplicates/duplicate-detector.ts";
 import { recordReviewSignals } from "./review-signals.ts";
 import { budgetApplies, budgetRefusal, checkUpcomingBudget, OverBudget } from "./review-budget.ts";
 
 /**
  * Upserts the batch, keeps it for review when it is the key's first, hands its written events to
- * duplicate detection (queued for after the commit, or detected in the transaction), and wakes the
- * embedding worker. An unreviewed contributor's batch that would pass its budget is refused whole
+ * duplicate detection (queued, detected after the commit), and wakes the embedding worker. An unreviewed contributor's batch that would pass its budget is refused whole
  * (409).
  */
 export async function ingestBatch(
@@ -26,8 +24,7 @@ export async function ingestBatch(
   }
   const limit = unreviewedBudgets(deps.config).maxUpcomingEvents;
   let outcome: UpsertOutcome;
-  let detected: BatchDetected = {};
-  // A batch waits while detection is too far behind, so that reads never wait long for it.
+  // A batch waits while detection is too far behind, so that grouping's delay stays bounded.
   await deps.duplicates.roomToQueue();
   try {
     outcome = await deps.batchSlots.run(() =>
@@ -35,17 +32,10 @@ export async function ingestBatch(
         // postgres.js types a transaction apart from the pool, though both run the same queries.
         const tx = transaction as unknown as Sql;
         const limited = await budgetApplies(tx, principal);
-        // On the embedded database, compared for duplicates while it is stored.
-        const early = deps.duplicates.beforeStoring(contributorId, events);
         const result = await upsertEvents(tx, { keyId, contributorId }, events);
         if (limited) await checkUpcomingBudget(tx, { contributorId, limit });
-        // Queued to be detected after the commit, while the next batch is stored (PostgreSQL),
-        // or detected here (server/duplicates/duplicate-detector.ts).
-        detected = await deps.duplicates.inBatch(
-          tx,
-          { contributorId, changed: result.changed },
-          early,
-        );
+        // Detected after the commit, while the next batch is stored (duplicate-detector.ts).
+        await deps.duplicates.queue(tx, result.changed.map((c) => c.id));
         // A trusted key's events need no review; only what waits for review is signalled.
         if (!principal.trusted) {
           await recordReviewSignals(tx, { contributorId, events, outcome: result });
@@ -60,7 +50,7 @@ export async function ingestBatch(
     if (err instanceof OverBudget) throw await budgetRefusal(deps.db.sql, { contributorId, limit });
     throw err;
   }
-  deps.duplicates.committed({ contributorId, changed: outcome.changed }, detected);
+  deps.duplicates.committed(outcome.changed.map((c) => c.id));
   // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
   // while this batch was in flight.
   if (principal.trusted && outcome.eventIds.length > 0) {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, startTestApp } from "../../dev-support/test-server.ts";
 import { get, postEvents } from "../ingest/support/http.ts";
+import { untilGrouped } from "../../dev-support/grouping.ts";
 
 const CITIES = ["Lyon", "Porto", "Gdansk", "Leeds", "Bergen", "Graz"];
 
@@ -43,6 +44,7 @@ for (const kind of testBackends()) {
         );
         for (const r of replies) assert.equal(r.status, 200, JSON.stringify(r.body));
       }
+      await untilGrouped(server.service.deps.db.sql);
       const shown = await get(server.url, "/api/v1/events?from=2032-01-01&limit=100");
       const every = await get(
         server.url,

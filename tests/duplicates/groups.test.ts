@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, startTestApp, type TestServer } from "../../dev-support/test-server.ts";
+import { untilGrouped } from "../../dev-support/grouping.ts";
 import { get, postEvents, send } from "../ingest/support/http.ts";
 
 /** The same conference as two lists word it. */
@@ -57,6 +58,8 @@ async function push(server: TestServer, key: string, events: unknown[]): Promise
   const reply = await postEvents(server.url, key, { events });
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
   assert.deepEqual(reply.body.data.errors, []);
+  // Grouped after the push's answer, in the background.
+  await untilGrouped(server.service.deps.db.sql);
   const mine = await send(`${server.url}/api/v1/me/events?limit=100`, {
     headers: { Authorization: `Bearer ${key}` },
   });

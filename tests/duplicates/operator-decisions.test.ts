@@ -3,6 +3,14 @@ import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, startTestApp, type TestServer } from "../../dev-support/test-server.ts";
 import { get, postEvents } from "../ingest/support/http.ts";
+import { untilGrouped } from "../../dev-support/grouping.ts";
+
+/** Pushes a batch and waits until detection has grouped it (it runs after the answer). */
+async function pushed(server: TestServer, key: string, body: unknown) {
+  const reply = await postEvents(server.url, key, body);
+  await untilGrouped(server.service.deps.db.sql);
+  return reply;
+}
 
 const conference = {
   external_id: "rustfest-2031",
@@ -49,8 +57,8 @@ for (const kind of testBackends()) {
     try {
       const alice = await createApiKey(server, { contributor: "alice" });
       const bob = await createApiKey(server, { contributor: "bob" });
-      await postEvents(server.url, alice.key, { events: [conference] });
-      await postEvents(server.url, bob.key, { events: [sameOnLuma, workshopDay] });
+      await pushed(server, alice.key, { events: [conference] });
+      await pushed(server, bob.key, { events: [sameOnLuma, workshopDay] });
       const before = await every(server);
       const [a, b, w] = ["rustfest-2031", "luma-rf", "rust-workshops"]
         .map((x) => before.find((e) => e.external_id === x));
@@ -61,7 +69,7 @@ for (const kind of testBackends()) {
       assert.equal(split.status, 200);
       assert.deepEqual((await split.json()).data.duplicates, []);
       // Bob re-pushes his listing, changed: detection runs again, the split holds.
-      await postEvents(server.url, bob.key, {
+      await pushed(server, bob.key, {
         events: [{ ...sameOnLuma, description: "Now with a description." }],
       });
       const shown = await get(server.url, "/api/v1/events?from=2031-01-01&limit=100");
@@ -94,7 +102,7 @@ for (const kind of testBackends()) {
     const server = await startTestApp(kind);
     try {
       const alice = await createApiKey(server, { contributor: "alice" });
-      await postEvents(server.url, alice.key, { events: [conference] });
+      await pushed(server, alice.key, { events: [conference] });
       const [a] = await every(server);
       const byContributor = await server.fetch(`/api/v1/admin/events/${a.id}/same-as`, {
         method: "POST",
