@@ -14,6 +14,9 @@ const MAX_GAP = 36 * HOUR;
 const MAX_GAP_SAME_ADDRESS = 60 * HOUR;
 const SAME_PLACE_KM = 30;
 const FAR_KM = 120;
+// Stops of a tour further apart than this on other days are other events; a town and its
+// neighbour (Berlin and Potsdam) are closer.
+const TOUR_STOP_KM = 50;
 
 /** How two listings' places compare. */
 export type PlaceRelation = "same" | "unknown" | "other-town" | "conflict";
@@ -68,6 +71,19 @@ function namesAnotherPlace(a: MatchFacts, b: MatchFacts): boolean {
   return names(a, b) || names(b, a);
 }
 
+/**
+ * Whether two listings are stops of a tour: one name in city after city on following days
+ * ("Cloud Summit Roadshow" in Madrid, then Barcelona). Far apart by their coordinates when both
+ * have them, else in two cities by name. Spans that meet may be one event in a neighbouring town
+ * (a workshop day listed apart); the same address or site says one event whatever the places.
+ */
+function tourStops(a: MatchFacts, b: MatchFacts): boolean {
+  if (gapMs(a, b) === 0) return false;
+  if ((a.url !== null && a.url === b.url) || (a.site !== null && a.site === b.site)) return false;
+  if (a.point && b.point) return distanceKm(a.point, b.point) > TOUR_STOP_KM;
+  return a.city !== null && b.city !== null && a.city !== b.city;
+}
+
 /** What else is known of a pair beyond its two listings' fields. */
 export interface PairEvidence {
   /**
@@ -103,6 +119,7 @@ export function matchListings(
   });
   if (place === "conflict") return no("places far apart");
   if (namesAnotherPlace(a, b)) return no("a title names another place");
+  if (tourStops(a, b)) return no("stops of a tour");
   if (numberedApart(a, b)) return no("another number of the series");
   // A page for several events (a series' site) names each town in its title: another town
   // needs the same name as well.

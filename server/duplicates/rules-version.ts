@@ -13,7 +13,7 @@ import { detectStored } from "./detect-stored.ts";
  * Raise this when a change to server/duplicates/ (normalisers, lookup keys, matcher) changes the
  * keys an event gets or the pairs the matcher accepts.
  */
-export const DUPLICATE_RULES_VERSION = 4;
+export const DUPLICATE_RULES_VERSION = 5;
 
 const BATCH = 200;
 

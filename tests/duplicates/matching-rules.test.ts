@@ -216,3 +216,27 @@ Deno.test("a title naming the country both listings are in is also read without 
     !same({ title: "PyCon US", is_virtual: true }, { title: "PyCon UK", is_virtual: true }),
   );
 });
+
+Deno.test("stops of a tour are other events: one name, cities far apart, other days", () => {
+  const stop = (city: string, day: number, lat?: number, lon?: number) => ({
+    title: "Cloud Summit Roadshow",
+    starts_at: `2031-05-0${day}T09:00:00+02:00`,
+    ends_at: `2031-05-0${day}T17:00:00+02:00`,
+    city,
+    country: "Spain",
+    latitude: lat ?? null,
+    longitude: lon ?? null,
+  });
+  // By the place normaliser, without coordinates; and by coordinates.
+  assert.equal(same(stop("Madrid", 1), stop("Barcelona", 2)), false);
+  assert.equal(same(stop("Barcelona", 2), stop("Valencia", 3)), false);
+  assert.equal(same(stop("Madrid", 1, 40.42, -3.7), stop("Valencia", 3, 39.47, -0.38)), false);
+  // Within 50 km a neighbouring town; further, on other days, another stop.
+  assert.equal(same(stop("Köln", 1, 50.94, 6.96), stop("Bonn", 2, 50.73, 7.1)), true, "28 km");
+  assert.equal(same(stop("Aachen", 1, 50.78, 6.08), stop("Bonn", 2, 50.73, 7.1)), false, "72 km");
+  // A town and its neighbour, one city's spellings, and the same day stay one event.
+  const berlin = stop("Berlin", 1, 52.52, 13.4);
+  assert.equal(same(berlin, stop("Potsdam", 2, 52.39, 13.06)), true);
+  assert.equal(same(stop("Munich", 1), stop("München", 2)), true);
+  assert.equal(same(stop("Madrid", 1), { ...stop("Alcalá de Henares", 1) }), true);
+});
