@@ -29,6 +29,12 @@ export interface EventFilters {
    * filters too (the default: absent means true); false lists every listing.
    */
   collapse?: boolean;
+  /**
+   * The tsquery a text reader tests each event against itself (a tier of `q`, rare words): a
+   * group's canonical listing hides a member only when it matches it too, so a word only a
+   * hidden member holds still finds the group.
+   */
+  collapseMatch?: string;
 }
 
 /** The WHERE conditions shared by listing and searching. */
@@ -68,11 +74,15 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
 
 /**
  * On `e`: the event is not hidden behind its group's canonical listing. A listing is hidden when
- * it is in a group whose canonical event is another one that also meets the filters `f`: so a
- * listing asked for by what only it has (its external_id, its platform, a word only its title
- * holds) still shows. Events in no group (most) cost one lookup in a unique index.
+ * it is in a group whose canonical event is another one that also meets the filters `f` and the
+ * words (`collapseMatch`): so a listing asked for by what only it has (its external_id, its
+ * platform, a topic, a word only it holds) still shows. Events in no group (most) cost one
+ * lookup in a unique index.
  */
 function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
+  const words = f.collapseMatch === undefined
+    ? sql``
+    : sql`AND e.search_vector @@ ${f.collapseMatch}::tsquery`;
   // Inside the innermost sub-select `e` is the canonical event (the filters' conditions name
   // `e`), found by its id: correlated, so only a hidden member's canonical event is read, never
   // every event the filters keep. OFFSET 0 keeps the planner from turning the NOT EXISTS into an
@@ -83,7 +93,7 @@ function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
     WHERE g.event_id = e.id AND NOT g.canonical
       AND EXISTS (
         SELECT 1 FROM events e
-        WHERE e.id = g.group_id AND ${filterConditions(sql, { ...f, collapse: false })})
+        WHERE e.id = g.group_id AND ${filterConditions(sql, { ...f, collapse: false })} ${words})
     OFFSET 0)`;
 }
 

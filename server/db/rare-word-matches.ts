@@ -50,7 +50,8 @@ export async function rareWordMatches(
   // words, so that it sees how rare they are.
   const found = sql`
     SELECT e.id, e.starts_at, e.search_vector AS text FROM events e
-    WHERE ${filterConditions(sql, o.filters)} AND e.search_vector @@ ${any}::tsquery
+    WHERE ${filterConditions(sql, { ...o.filters, collapseMatch: any })}
+      AND e.search_vector @@ ${any}::tsquery
     ORDER BY (e.starts_at + interval '0 seconds'), e.id
     LIMIT ${o.budget}`;
   return await plannedWithValues(sql<RareMatch[]>`${withScoreParts(sql, found, o.score)}`);

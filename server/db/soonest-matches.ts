@@ -293,7 +293,8 @@ async function walkInStartOrder(
 ): Promise<Soonest[]> {
   const read = inStartOrder(sql, {
     at: notOverAt(sql, o.filters.from),
-    conditions: sql`${conditionsBesidesFrom(sql, o.filters)} ${afterPosition(sql, o.after)}`,
+    conditions: sql`${conditionsBesidesFrom(sql, { ...o.filters, collapseMatch: o.match })}
+      ${afterPosition(sql, o.after)}`,
     limit: o.budget,
     // Tested as each event is read: its tsvector (1 KB on average) goes no further.
     also: o.score
@@ -339,7 +340,8 @@ async function collectFromIndex(
   return await selected(
     sql,
     sql`SELECT e.id, e.starts_at ${o.score ? sql`, e.search_vector AS text` : sql``} FROM events e
-        WHERE ${filterConditions(sql, o.filters)} AND e.search_vector @@ ${o.match}::tsquery
+        WHERE ${filterConditions(sql, { ...o.filters, collapseMatch: o.match })}
+          AND e.search_vector @@ ${o.match}::tsquery
           ${afterShifted} ${window}
         ORDER BY ${shifted}, e.id
         LIMIT ${o.count}`,
