@@ -1,6 +1,7 @@
 /**
- * Detection's reads and writes of lookup keys: each event's key set (event_key_sets, under a GIN
- * index on its keys) and the candidates a batch's keys find, in one statement.
+ * Detection's reads and writes of lookup keys: each event's key set (event_key_sets, its keys
+ * stamped with the spans of days they hold under a GIN index) and the candidates a batch's keys
+ * find, in one statement.
  */
 import type { Sql } from "postgres";
 
@@ -56,29 +57,42 @@ export interface KeySetChange extends KeySet {
   latitude: number | null;
 }
 
+// Keys are stamped with spans of this many days: a lookup reads the listings holding a key in the
+// spans its days touch (one or two), then keeps those whose days meet its own.
+const SPAN_DAYS = 8;
+
+/** `keys` stamped with each span of days from `first` to `last` (an array literal). */
+function stamped(keys: number[], first: number, last: number): string {
+  const out: number[] = [];
+  for (let span = Math.floor(first / SPAN_DAYS); span <= Math.floor(last / SPAN_DAYS); span++) {
+    // 40 bits of the key and 13 of the span: a safe integer. A collision finds a listing more,
+    // which the days and the matcher then turn down.
+    for (const key of keys) out.push((key % 2 ** 40) * 8192 + (span % 8192));
+  }
+  return `{${out.join(",")}}`;
+}
+
 /** Writes `sets` to event_key_sets, each replacing the one stored. */
 export async function writeSets(sql: Sql, sets: KeySetChange[]): Promise<void> {
   if (sets.length === 0) return;
   const degrees = sets.map((s) => s.latitude === null ? NO_DEGREE : Math.floor(s.latitude));
   await sql`
-    INSERT INTO event_key_sets (event_id, fingerprint, keys, first_day, last_day, lat)
-    SELECT event_id, fingerprint, keys::bigint[], first_day, last_day, lat
+    INSERT INTO event_key_sets (event_id, fingerprint, keys, day_keys, first_day, last_day, lat)
+    SELECT event_id, fingerprint, keys::bigint[], day_keys::bigint[], first_day, last_day, lat
     FROM unnest(${sets.map((s) => s.event_id)}::uuid[],
                 ${sets.map((s) => String(s.fingerprint))}::bigint[],
                 -- Each set as an array literal: a ragged array of arrays is no parameter.
                 ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
+                ${sets.map((s) => stamped(s.keys, s.firstDay, s.lastDay))}::text[],
                 ${sets.map((s) => s.firstDay)}::int[],
                 ${sets.map((s) => s.lastDay)}::int[],
                 ${degrees}::int[])
-      AS s(event_id, fingerprint, keys, first_day, last_day, lat)
+      AS s(event_id, fingerprint, keys, day_keys, first_day, last_day, lat)
     ON CONFLICT (event_id) DO UPDATE
-      SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys,
+      SET fingerprint = EXCLUDED.fingerprint, keys = EXCLUDED.keys, day_keys = EXCLUDED.day_keys,
           first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day, lat = EXCLUDED.lat`;
 }
 
-// A key held by more sets near one probe's days tells little (generic words): the probe reads
-// only this many of them, the earliest.
-const KEY_FANOUT = 64;
 // A listing finding more is a title of common words in a busy week: the matcher decides among
 // the ones sharing the most keys, then the closest in time.
 const CANDIDATES_PER_PROBE = 50;
@@ -99,7 +113,7 @@ export interface Probe {
 
 /**
  * Pairs (probe, candidate) that might be one event: a stored set sharing a key with the probe on
- * days within reach, its event within the probe's bounds, listed by another contributor or on
+ * days within reach (one GIN lookup a probe, of its keys stamped with the spans it reaches), its event within the probe's bounds, listed by another contributor or on
  * another platform. Per probe at most CANDIDATES_PER_PROBE, those sharing the most keys first,
  * then the closest in time.
  */
@@ -120,22 +134,22 @@ export async function findCandidates(
         ${probes.map((p) => p.latitudes?.[1] ?? null)}::float8[],
         ${probes.map((p) => p.days.first)}::int[],
         ${probes.map((p) => p.days.last)}::int[],
-        ${probes.map((p) => `{${p.keys.join(",")}}`)}::text[])
-        AS p(id, platform, at, lo, hi, south, north, first_day, last_day, keys)
+        ${probes.map((p) => `{${p.keys.join(",")}}`)}::text[],
+        ${probes.map((p) => stamped(p.keys, p.days.first, p.days.last))}::text[])
+        AS p(id, platform, at, lo, hi, south, north, first_day, last_day, keys, day_keys)
     ), hit AS (
-      SELECT p.id AS probe, s.event_id, count(*) AS shared
+      SELECT p.id AS probe, s.event_id, s.shared
       FROM probe p
-      CROSS JOIN LATERAL unnest(p.keys::bigint[]) AS k(key)
       CROSS JOIN LATERAL (
-        SELECT s.event_id FROM event_key_sets s
-        WHERE s.keys @> ARRAY[k.key]
+        SELECT s.event_id,
+          (SELECT count(*) FROM unnest(s.keys) k WHERE k = ANY(p.keys::bigint[])) AS shared
+        FROM event_key_sets s
+        WHERE s.day_keys && p.day_keys::bigint[]
           AND s.first_day <= p.last_day AND s.last_day >= p.first_day
           AND (p.south IS NULL OR s.lat = ${NO_DEGREE}
             OR s.lat BETWEEN floor(p.south) AND floor(p.north))
-        ORDER BY s.first_day, s.last_day, s.event_id
-        LIMIT ${KEY_FANOUT}
+        OFFSET 0
       ) s
-      GROUP BY p.id, s.event_id
     ), ranked AS (
       SELECT p.id AS probe, ce.*, row_number() OVER (
           PARTITION BY p.id
