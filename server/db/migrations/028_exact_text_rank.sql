@@ -257,3 +257,15 @@ BEGIN
   END LOOP;
 END
 $$;
+
+-- Which phrases some event holds as text, word after word ("virtual reality", "today I
+-- learned"): such a phrase is a subject, never a filter (server/search/interpret-query.ts).
+-- Sequential scans are off for the reason event_places_named gives (012): the GIN index finds the
+-- events holding every word, and only those are read for the words' positions.
+CREATE FUNCTION event_phrases_held(phrases text[]) RETURNS text[]
+LANGUAGE sql STABLE PARALLEL SAFE
+SET enable_seqscan = off AS $$
+  SELECT coalesce(array_agg(p), '{}') FROM unnest(phrases) AS p
+  WHERE numnode(phraseto_tsquery('english', p)) > 1
+    AND EXISTS (SELECT 1 FROM events e WHERE e.search_vector @@ phraseto_tsquery('english', p))
+$$;
