@@ -60,17 +60,11 @@ if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes
 }
 /** Fusions --fusions compares with the one search uses. */
 const FUSION_VARIANTS: Record<string, FusionSettings> = {
-  "before: shares never squared": { ...HYBRID_FUSION, weakTextBelow: undefined },
-  "coverage^2": { ...HYBRID_FUSION, weakTextBelow: undefined, coveragePower: 2 },
-  "weak-text-below-0.3": { ...HYBRID_FUSION, weakTextBelow: 0.3 },
-  "weak-text-below-0.4": { ...HYBRID_FUSION, weakTextBelow: 0.4 },
   "weak-text-below-0.6": { ...HYBRID_FUSION, weakTextBelow: 0.6 },
-  "similarity-0.5x4": {
-    ...HYBRID_FUSION,
-    weakTextBelow: undefined,
-    similarityPivot: 0.5,
-    similaritySlope: 4,
-  },
+  "weak-text-below-0.7": { ...HYBRID_FUSION, weakTextBelow: 0.7 },
+  "weak-text-below-0.8": { ...HYBRID_FUSION, weakTextBelow: 0.8 },
+  "partial-0.25": { ...HYBRID_FUSION, partial: 0.25 },
+  "semantic-1.25": { ...HYBRID_FUSION, semantic: 1.25 },
 };
 const MODES: SearchMode[] = values["text-only"] ? ["text"] : ["text", "semantic", "hybrid"];
 const now = new Date();

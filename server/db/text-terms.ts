@@ -29,7 +29,7 @@ export const MAX_WORDS = 10;
 /** The scoring words of `query` and their statistics; no words when it has none. */
 export async function textTermsOf(sql: Sql, query: string): Promise<TextTerms> {
   const words = await sql<TextWord[]>`
-    SELECT parts, wholes FROM event_text_terms(${query}, ${MAX_WORDS})`;
+    SELECT parts, wholes FROM event_text_search_terms(${query}, ${MAX_WORDS})`;
   const lexemes = [...new Set(words.flatMap((w) => [...w.parts, ...w.wholes]))];
   const [counts, [totals]] = await Promise.all([
     sql<{ lexeme: string; docs: string }[]>`

@@ -116,7 +116,7 @@ function inHeldPhrase(r: Reading, start: number, end: number): boolean {
     for (let to = end; to <= Math.min(bare.length, end + 2); to++) {
       const around = [...bare.slice(from, start), ...bare.slice(end, to)];
       if (
-        to - from <= 3 && around.some((w) => !LINKING_WORDS.has(w)) &&
+        to - from <= 3 && around.some((w) => !LINKING_WORDS.has(w) && !EVENT_WORDS.test(w)) &&
         r.held.has(bare.slice(from, to).join(" "))
       ) return true;
     }
@@ -244,11 +244,13 @@ async function readPlace(sql: Sql, r: Reading): Promise<void> {
     const { start, end } = spans.get(place.phrase)!;
     // The country of "Berlin, Germany" goes with its city.
     if (start > 0 && r.words[start - 1].endsWith(",")) continue;
-    const introduced = start > 0 && INTRODUCERS.has(r.words[start - 1]);
+    // "in Berlin", and "in the Netherlands".
+    const article = start > 1 && r.words[start - 1] === "the" ? 1 : 0;
+    const introduced = start > article && INTRODUCERS.has(r.words[start - 1 - article]);
     const comma = r.words[end - 1].endsWith(",") &&
       named.some((p) => p.country !== null && spans.get(p.phrase)?.start === end);
     if (!comma && inHeldPhrase(r, start, end)) continue;
-    const from = introduced ? start - 1 : start;
+    const from = introduced ? start - 1 - article : start;
     const found = place.city !== null ? { city: place.city } : { country: place.country! };
     if (!(introduced || comma) || !othersStay(r, from, end)) {
       if (!place.topic) rank(r, found);

@@ -240,3 +240,51 @@ for (const kind of testBackends()) {
     }
   });
 }
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] words match as people write them, joined, hyphenated or apart`, async (t) => {
+    const db = await openTestDatabase(kind);
+    try {
+      const writer = await insertWriterKey(db.sql, "spellings");
+      const titles: [string, string][] = [
+        ["hyphen", "Test-driven development in practice"],
+        ["apart", "Test driven design for teams"],
+        ["joined", "Testdriven katas"],
+        ["slashed", "CI/CD pipelines that stay green"],
+        ["spaced", "CI CD for beginners"],
+        ["neither", "Driving tests for new drivers and test pilots"],
+      ];
+      await upsertEvents(
+        db.sql,
+        writer,
+        titles.map(([id, title], i) =>
+          EventInput.parse(sampleEvent(i, {
+            external_id: id,
+            title,
+            starts_at: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(),
+          }))
+        ),
+      );
+      const top = async (q: string, n: number) => (await ranked(db.sql, q)).slice(0, n).sort();
+      for (const q of ["test-driven", "test driven", "testdriven"]) {
+        await t.step(`"${q}" finds every spelling first`, async () => {
+          assert.deepEqual(await top(q, 3), ["apart", "hyphen", "joined"]);
+        });
+      }
+      for (const q of ["ci/cd", "ci cd"]) {
+        await t.step(`"${q}" finds the slashed and the spaced spelling`, async () => {
+          assert.deepEqual(await top(q, 2), ["slashed", "spaced"]);
+        });
+      }
+      await t.step("stop words never count", async () => {
+        assert.deepEqual(await ranked(db.sql, "the and for"), []);
+        assert.deepEqual(
+          await ranked(db.sql, "the testdriven"),
+          await ranked(db.sql, "testdriven"),
+        );
+      });
+    } finally {
+      await db.close();
+    }
+  });
+}
