@@ -6,11 +6,13 @@
  * only (seeding PGlite with a million events takes the better part of an hour).
  *
  *   deno run -A scripts/bench.ts [--sizes 100000,1000000] [--runs 300]
- *     [--only search,ingest,embedding,cli,pages,mcp,front,load] [--out docs/benchmarks.md]
+ *     [--only search,ingest,embedding,cli,pages,mcp,front,load,search-api]
+ *     [--out docs/benchmarks.md]
  *
- * The CLI, page, MCP, TCP front and load benchmarks are scripts of their own
- * (scripts/bench-cli.ts, scripts/bench-pages.ts, scripts/bench-mcp.ts, scripts/bench-front.ts,
- * scripts/bench-load.ts); each that exists runs as a child process and its output goes into the
+ * The CLI, page, MCP, TCP front, load and deployment-like text search benchmarks are scripts of
+ * their own (scripts/bench-cli.ts, scripts/bench-pages.ts, scripts/bench-mcp.ts,
+ * scripts/bench-front.ts, scripts/bench-load.ts, scripts/bench-text-search.ts: events pushed
+ * through the API and searched at once); each that exists runs as a child process and its output goes into the
  * document as printed. The load benchmark runs on PostgreSQL only, so only when TEST_DATABASE_URL
  * is set.
  */
@@ -27,7 +29,10 @@ const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "100000" },
     runs: { type: "string", default: "300" },
-    only: { type: "string", default: "search,ingest,embedding,cli,pages,mcp,front,load" },
+    only: {
+      type: "string",
+      default: "search,ingest,embedding,cli,pages,mcp,front,load,search-api",
+    },
     out: { type: "string", default: "docs/benchmarks.md" },
   },
 });
@@ -121,6 +126,7 @@ for (
     ["mcp", "scripts/bench-mcp.ts", ["--size", String(SIZES[0])]],
     ["front", "scripts/bench-front.ts", []],
     ["load", "scripts/bench-load.ts", ["--size", String(SIZES[0])]],
+    ["search-api", "scripts/bench-text-search.ts", ["--size", String(SIZES[0])]],
   ] as const
 ) {
   if (!ONLY.has(name)) continue;

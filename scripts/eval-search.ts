@@ -6,13 +6,12 @@
  *
  *   deno run -A scripts/eval-search.ts [--corpus conferences|fosdem] [--verbose]
  *                                      [--record <label>] [--text-only] [--fusions]
- *                                      [--text-variants] [--event-text STYLE] [--niceness N]
+ *                                      [--event-text STYLE] [--niceness N]
  *
  * --record adds the run's figures under that label to docs/search-quality.json and rewrites
  * docs/search-quality.md from every recorded run (a run of one corpus replaces that corpus only).
  * --text-only skips the model (text and BM25 only): seconds instead of minutes. --fusions also
- * measures the hybrid fusions of FUSION_VARIANTS (recorded as hybrid:<name> rows), to choose one;
- * --text-variants the text rankings of TEXT_VARIANTS (text:<name>, printed and recorded likewise).
+ * measures the hybrid fusions of FUSION_VARIANTS (recorded as hybrid:<name> rows), to choose one.
  * --event-text embeds events in another style than the worker's, to compare: "chars=300" (the
  * description's opening), "country" (the place with its country), or both, comma-separated.
  * --niceness is the model thread's (EMBEDDINGS_LOCAL_NICENESS; default the server's): figures do
@@ -33,10 +32,8 @@ import {
 } from "../server/embeddings/embedding-text.ts";
 import { searchEvents, type SearchMode } from "../server/search/search-events.ts";
 import { type FusionSettings, HYBRID_FUSION } from "../server/search/hybrid-fusion.ts";
-import { TEXT_RANK, type TextRankSettings } from "../server/db/text-matches.ts";
 import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
-import { refreshTextStats } from "../server/db/text-stats.ts";
 import type { EventRecord } from "../shared/event-schema.ts";
 import { insertWriterKey } from "../dev-support/writer-key.ts";
 import { CORPUS_NAMES, type CorpusName, readCorpus } from "./support/eval-corpora.ts";
@@ -53,7 +50,6 @@ const { values } = parseArgs({
     record: { type: "string" },
     "text-only": { type: "boolean", default: false },
     fusions: { type: "boolean", default: false },
-    "text-variants": { type: "boolean", default: false },
     "event-text": { type: "string" },
     niceness: { type: "string" },
   },
@@ -64,26 +60,11 @@ if (values.corpus !== undefined && !(CORPUS_NAMES as readonly string[]).includes
 }
 /** Fusions --fusions compares with the one search uses. */
 const FUSION_VARIANTS: Record<string, FusionSettings> = {
-  "before: shares never squared": { ...HYBRID_FUSION, weakTextBelow: undefined },
-  "coverage^2": { ...HYBRID_FUSION, weakTextBelow: undefined, coveragePower: 2 },
-  "weak-text-below-0.3": { ...HYBRID_FUSION, weakTextBelow: 0.3 },
-  "weak-text-below-0.4": { ...HYBRID_FUSION, weakTextBelow: 0.4 },
   "weak-text-below-0.6": { ...HYBRID_FUSION, weakTextBelow: 0.6 },
-  "similarity-0.5x4": {
-    ...HYBRID_FUSION,
-    weakTextBelow: undefined,
-    similarityPivot: 0.5,
-    similaritySlope: 4,
-  },
-};
-/** Text rankings --text-variants compares with the one search uses. */
-const TEXT_VARIANTS: Record<string, TextRankSettings> = {
-  "tiers-only": { ...TEXT_RANK, rareBudget: 0 },
-  "fields-.5.5.8-k1-1.2": { ...TEXT_RANK, fieldWeights: [0.5, 0.5, 0.8, 1], k1: 1.2 },
-  "fields-.5.5.8": { ...TEXT_RANK, fieldWeights: [0.5, 0.5, 0.8, 1] },
-  "fields-.7.5.8": { ...TEXT_RANK, fieldWeights: [0.7, 0.5, 0.8, 1] },
-  "fields-equal": { ...TEXT_RANK, fieldWeights: [1, 1, 1, 1] },
-  "exact": { ...TEXT_RANK, perTier: 5000, rareBudget: 5000 },
+  "weak-text-below-0.7": { ...HYBRID_FUSION, weakTextBelow: 0.7 },
+  "weak-text-below-0.8": { ...HYBRID_FUSION, weakTextBelow: 0.8 },
+  "partial-0.25": { ...HYBRID_FUSION, partial: 0.25 },
+  "semantic-1.25": { ...HYBRID_FUSION, semantic: 1.25 },
 };
 const MODES: SearchMode[] = values["text-only"] ? ["text"] : ["text", "semantic", "hybrid"];
 const now = new Date();
@@ -138,16 +119,6 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
         });
         record(`hybrid:${name}`, hits.map((h) => h.event.external_id));
       }
-      for (const [name, textRank] of Object.entries(values["text-variants"] ? TEXT_VARIANTS : {})) {
-        const { hits } = await searchEvents(sql, ai, {
-          q: query.q,
-          mode: "text",
-          filters: corpus.filters,
-          limit: 10,
-          experiment: { textRank },
-        });
-        record(`text:${name}`, hits.map((h) => h.event.external_id));
-      }
       if (values.fusions) {
         for (const mode of ["semantic", "hybrid"] as const) {
           const { hits } = await searchEvents(sql, ai, {
@@ -171,7 +142,6 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
           ...MODES,
           "bm25",
           ...Object.keys(FUSION_VARIANTS).map((n) => `hybrid:${n}`),
-          ...Object.keys(TEXT_VARIANTS).map((n) => `text:${n}`),
           "semantic:about-query",
           "hybrid:about-query",
         ]
@@ -229,8 +199,6 @@ async function withSearchDatabase<T>(
     }
     await setKeyTrust(db.sql, writer.keyId, true, "eval");
     await db.sql`ANALYZE events`;
-    // What the server's periodic refresh would have done by now.
-    await refreshTextStats(db.sql);
     if (values["text-only"]) return await use(db.sql, ai, 0);
     const status = await ai.availability.status();
     if (!status.available) throw new Error(`AI search is unavailable: ${status.reason}`);

@@ -6,7 +6,6 @@ import type { AppDeps, AppEnv } from "./app-env.ts";
 import { openDatabase } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { pruneRateLimitBuckets } from "./db/rate-limit.ts";
-import { refreshTextStatsIfStale } from "./db/text-stats.ts";
 import { DUPLICATE_RULES_VERSION, redetectUnderCurrentRules } from "./duplicates/rules-version.ts";
 import { adoptRulesWhenEmpty } from "./db/duplicate-rules.ts";
 import { pruneOrphanSignals } from "./db/event-signals.ts";
@@ -99,16 +98,9 @@ export async function startService(config: Config): Promise<RunningService> {
       },
     );
     stops.push(() => http.stop(DRAIN_MS));
-    // Text statistics (BM25's document frequencies) at start and then as the events change.
-    const refreshStats = () =>
-      refreshTextStatsIfStale(db.sql).catch((err) =>
-        console.error("Cannot refresh text statistics:", err)
-      );
-    refreshStats();
     stops.push(redetectDuplicatesIfRulesChanged(db.sql, deps.ai.availability));
     const pruner = setInterval(() => {
       pruneRateLimitBuckets(db.sql).catch((err) => console.error("Cannot prune rate limits:", err));
-      refreshStats();
       pruneOrphanSignals(db.sql).catch((err) => console.error("Cannot prune signals:", err));
     }, PRUNE_EVERY_MS);
     stops.push(() => Promise.resolve(clearInterval(pruner)));

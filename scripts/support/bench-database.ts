@@ -15,7 +15,6 @@ import { type DatabaseKind, openDatabase } from "../../server/db/connect.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { upsertEvents } from "../../server/db/events.ts";
 import { setKeyTrust } from "../../server/db/key-trust.ts";
-import { refreshTextStats } from "../../server/db/text-stats.ts";
 import { LOCAL_MODEL } from "../../server/embeddings/local-provider.ts";
 import { EMBEDDING_TEXT_VERSION } from "../../server/embeddings/embedding-text.ts";
 import { createVectorIndex, prepareVectorStore } from "../../server/db/vector-store.ts";
@@ -143,10 +142,6 @@ async function seedEvents(sql: Sql, size: number): Promise<void> {
   // Stored without detection (one writer: no duplicates to find). Said to be under the current
   // rules, or a benchmark's server would time its searches beside a re-detection of every event.
   await sql`UPDATE duplicate_rules SET version = ${DUPLICATE_RULES_VERSION}`;
-  // The service refreshes these when stale, in the background: a template holds them already, so
-  // the first timed queries do not share the database with that refresh.
-  await refreshTextStats(sql);
-  progress("text statistics refreshed", started);
 }
 
 /** Drops a table's indexes that back no constraint; returns their definitions to rebuild them. */

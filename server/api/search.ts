@@ -24,12 +24,13 @@ const SearchQuery = z.strictObject({
     description: "text: full-text rank; semantic: by meaning, only events in AI search; " +
       "hybrid: both, fused.",
   }),
-  interpret: z.enum(["true", "false"], {
+  interpret: z.enum(["true", "false", "on", "off"], {
     error: () => "interpret must be true or false",
   }).default("true").meta({
-    description: 'true: a place, a way of attending or a time named in q ("rust meetups in ' +
-      'Berlin next month") becomes a filter, reported in `interpreted`, unless that filter is ' +
-      "given explicitly; false: q is searched as written.",
+    description: "true: a place, a way of attending or a time named in q where it reads as a " +
+      'filter ("rust meetups in Berlin next month") becomes one, reported in `interpreted`, ' +
+      "unless that filter is given explicitly; false: q is searched as written. on and off " +
+      "are accepted as true and false.",
   }),
 }).superRefine(radiusNeedsNear);
 
@@ -40,9 +41,19 @@ const Interpreted = z.object({
   when: z.string().optional().meta({ description: "A period named in q, such as next_month." }),
   from: z.string().optional().meta({ description: "Start of that period (UTC)." }),
   to: z.string().optional().meta({ description: "End of that period, inclusive (UTC)." }),
+  ranked: z.object({
+    city: z.string().optional(),
+    country: z.string().optional(),
+    attendance: z.enum(["online", "in_person"]).optional(),
+    when: z.string().optional(),
+  }).optional().meta({
+    description: "Named in q but not read as a filter (a bare place, a phrase such as " +
+      '"online safety"): those words stay in the query and only rank.',
+  }),
 }).meta({
   id: "SearchInterpretation",
-  description: "What q was read as besides its subject, applied as filters; empty when nothing.",
+  description: "What q was read as besides its subject, applied as filters (and in `ranked`, " +
+    "what was only ranked); empty when nothing.",
 });
 
 const SearchResults = z.object({
@@ -93,7 +104,7 @@ export const searchHandler: RouteHandler<typeof searchRoute, AppEnv> = async (c)
     mode,
     limit,
     filters: filtersOf({ ...rest, limit, cursor: undefined }),
-    interpret: interpret === "true",
+    interpret: interpret === "true" || interpret === "on",
     semanticUnavailable: "error",
   });
   return c.json({

@@ -38,7 +38,6 @@ import {
 import { estimatedEvents } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 import { inStartOrder, notOverAt } from "./start-order.ts";
-import { type ScoreParts, type ScoreWords, withScoreParts } from "./text-score-parts.ts";
 
 /** Bounds of the events walked in all, per match wanted. */
 const MIN_WALK_PER_MATCH = 5;
@@ -50,13 +49,6 @@ const MAX_WALK_PER_MATCH = 200;
  * span of start times (step 3) than to walk to.
  */
 const FIRST_WALK_ROWS = 1_500;
-/**
- * The first stretch when the statistics expect the wanted matches beyond the most a walk may read:
- * only their pace is wanted of it (about 8 matches in 400 events at 2%), to size the span the index
- * is asked for (twice the rest), or how far to walk on when words that go together make the matches
- * commoner than the statistics expect.
- */
-const PROBE_ROWS = 400;
 
 /** Where the previous page ended, in start order. */
 export interface StartPosition {
@@ -65,8 +57,7 @@ export interface StartPosition {
 }
 
 /**
- * The soonest `count` events (id and start) matching the tsquery `match` within the filters; with
- * `score`, each with its score parts for text ranking (server/db/text-score-parts.ts).
+ * The soonest `count` events (id and start) matching the tsquery `match` within the filters.
  */
 export async function soonestMatches(
   sql: Sql,
@@ -75,14 +66,6 @@ export async function soonestMatches(
     filters: Omit<EventFilters, "q">;
     count: number;
     after?: StartPosition;
-    score?: ScoreWords;
-    /**
-     * The share of events the statistics expect to match, taking the words as independent: when
-     * even the most a walk may read could not hold `count` at that share, a short walk measures
-     * the pace instead (words that go together are taken for rarer than they are: then the pace
-     * seen says to walk on).
-     */
-    expectedShare?: number;
   },
 ): Promise<Soonest[]> {
   const kept = await estimatedEvents(sql, o.filters);
@@ -93,11 +76,7 @@ export async function soonestMatches(
       Math.max(o.count * MIN_WALK_PER_MATCH, Math.sqrt(kept * o.count)),
     ),
   );
-  const probe = o.expectedShare !== undefined && o.count / o.expectedShare > most;
-  const budget = Math.min(
-    most,
-    probe ? PROBE_ROWS : Math.max(o.count * MIN_WALK_PER_MATCH, FIRST_WALK_ROWS),
-  );
+  const budget = Math.min(most, Math.max(o.count * MIN_WALK_PER_MATCH, FIRST_WALK_ROWS));
   const found = await walkInStartOrder(sql, { ...o, budget });
   if (found.length === o.count) return found;
   const rate = found.length / budget;
@@ -110,9 +89,7 @@ export async function soonestMatches(
     // if that stays within the most. (A statement costs as much as reading 300 events on PGlite:
     // a second walk that falls short would cost more than reading generously.)
     const onward = Math.ceil(((o.count - found.length) / rate) * 2) + 100;
-    // After a probe the walk goes on if the rows the pace foresees (not twice as many) are
-    // within the most: its pace, measured on a few matches, may be low by half.
-    if (budget + (probe ? onward / 2 : onward) <= most) {
+    if (budget + onward <= most) {
       found.push(
         ...await walkInStartOrder(sql, {
           ...o,
@@ -179,7 +156,6 @@ async function collectByRows(
     filters: Omit<EventFilters, "q">;
     count: number;
     after: StartPosition;
-    score?: ScoreWords;
     share: number;
     kept: number;
   },
@@ -215,7 +191,6 @@ async function collectWithinRows(
     count: number;
     rows: number;
     after: StartPosition;
-    score?: ScoreWords;
   },
 ): Promise<Soonest[]> {
   const read = inStartOrder(sql, {
@@ -239,23 +214,15 @@ const WINDOW_EXTRA = 10;
 /** Sorts after every uuid: a position after every event starting at the same instant. */
 const MAX_UUID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 
-/** An event found by a text tier (its score parts when asked for). */
-export interface Soonest extends Partial<ScoreParts> {
+/** An event found by a text tier. */
+export interface Soonest {
   id: string;
   starts_at: Date;
 }
 
-/**
- * The statement of `found` (selecting id and starts_at, and the text as `text` when scored), with
- * score parts when asked for; planned for its values unless `kept` (a plan that fits every value).
- */
-function selected(
-  sql: Sql,
-  found: Fragment,
-  score: ScoreWords | undefined,
-  o: { kept: boolean } = { kept: false },
-) {
-  const query = sql<Soonest[]>`${score ? withScoreParts(sql, found, score) : found}`;
+/** The statement of `found`, planned for its values unless `kept` (a plan that fits every value). */
+function selected(sql: Sql, found: Fragment, o: { kept: boolean } = { kept: false }) {
+  const query = sql<Soonest[]>`${found}`;
   return o.kept ? query : plannedWithValues(query);
 }
 
@@ -288,7 +255,6 @@ async function walkInStartOrder(
     count: number;
     budget: number;
     after?: StartPosition;
-    score?: ScoreWords;
   },
 ): Promise<Soonest[]> {
   const read = inStartOrder(sql, {
@@ -297,16 +263,13 @@ async function walkInStartOrder(
       ${afterPosition(sql, o.after)}`,
     limit: o.budget,
     // Tested as each event is read: its tsvector (1 KB on average) goes no further.
-    also: o.score
-      ? sql`e.search_vector @@ ${o.match}::tsquery AS hit, e.search_vector AS text`
-      : sql`e.search_vector @@ ${o.match}::tsquery AS hit`,
+    also: sql`e.search_vector @@ ${o.match}::tsquery AS hit`,
   });
   return await selected(
     sql,
-    sql`SELECT r.id, r.starts_at ${o.score ? sql`, r.text` : sql``} FROM ${read} r WHERE r.hit
+    sql`SELECT r.id, r.starts_at FROM ${read} r WHERE r.hit
         ORDER BY r.starts_at, r.id
         LIMIT ${o.count}`,
-    o.score,
     { kept: onePlanFits(o.filters) },
   );
 }
@@ -326,7 +289,6 @@ async function collectFromIndex(
     until?: Date;
     /** Or any condition on the start the start index can serve. */
     span?: Fragment;
-    score?: ScoreWords;
   },
 ): Promise<Soonest[]> {
   const shifted = sql`(e.starts_at + interval '0 seconds')`;
@@ -339,12 +301,11 @@ async function collectFromIndex(
     : o.span ?? sql``;
   return await selected(
     sql,
-    sql`SELECT e.id, e.starts_at ${o.score ? sql`, e.search_vector AS text` : sql``} FROM events e
+    sql`SELECT e.id, e.starts_at FROM events e
         WHERE ${filterConditions(sql, { ...o.filters, collapseMatch: o.match })}
           AND e.search_vector @@ ${o.match}::tsquery
           ${afterShifted} ${window}
         ORDER BY ${shifted}, e.id
         LIMIT ${o.count}`,
-    o.score,
   );
 }

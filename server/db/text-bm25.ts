@@ -1,96 +1,99 @@
 /**
- * The BM25-like score of text ranking (server/db/text-matches.ts) summed from the parts each
- * candidate's statement read (server/db/text-score-parts.ts), and the most an event could score
- * without some of the words, which tells when further candidates cannot reach the page.
+ * The BM25F score of text ranking, defined once (docs/search.md), and the bound on what an event
+ * the ranking did not read can score.
  *
- * Per query word: its idf times its weighted term frequency saturated as in BM25 (k1) and
- * normalised by the event's length against the mean (b 0.75); an event matching every word has
- * its sum multiplied by the every-word boost. The arithmetic is in the order of operations of the
- * SQL that summed it before (float8 there, doubles here), so scores and order are unchanged.
+ * Per event and lexeme, the weighted term frequency counts the lexeme's occurrences per field:
+ * title 2, labels 1.5, place and organiser 1, description 1 (event_text_tf, migration 028).
+ * A word's frequency is the least of its parts' plus its whole spellings' ("test-driven": where
+ * both test and driven occur, plus "testdriven"); how many events hold it, the least of its parts'
+ * plus its whole spellings'. Its score: idf x tf (k1 + 1) / (tf + k1 (1 - b + b len / mean)), with
+ * k1 1.2, b 0.75, len the event's distinct lexemes and idf ln(1 + (N - df + 0.5) / (df + 0.5));
+ * an event's score is the sum over the query's words.
  */
-import type { RankWord, TextQuery } from "./text-query.ts";
-import type { ScoreParts } from "./text-score-parts.ts";
+import type { TextTerms, TextWord } from "./text-terms.ts";
 
-const B = 0.75;
+export const K1 = 1.2;
+export const B = 0.75;
+/** The mean length postings are ordered at (event_text_impact, migration 028). */
+export const REFERENCE_LENGTH = 64;
 
-/** A candidate of text ranking with what its score reads. */
-export type Candidate = ScoreParts & { id: string; starts_at: Date };
-
-/** The settings the score reads (server/db/text-matches.ts TEXT_RANK). */
-export interface Bm25Settings {
-  /** BM25's term frequency saturation. */
-  k1: number;
-  /** Multiplies the score of an event matching every word. */
-  everyWordBoost: number;
+/** BM25's term factor. */
+export function termFactor(tf: number, length: number, mean: number): number {
+  return tf * (K1 + 1) / (tf + K1 * ((1 - B) + B * length / Math.max(mean, 1)));
 }
 
-/** A scored candidate (server/db/text-matches.ts TextMatch). */
-export interface ScoredMatch {
-  id: string;
-  score: number;
-  everyWord: boolean;
-  /** The share of the query's words the event holds, each word counting its idf (0-1). */
-  coverage: number;
+/** A word's weighted term frequency from its lexemes' (absent lexemes: 0). */
+export function wordFrequency(word: TextWord, tf: (lexeme: string) => number): number {
+  const parts = Math.min(...word.parts.map(tf));
+  return parts + word.wholes.reduce((sum, w) => sum + tf(w), 0);
 }
 
-/** The best `limit` candidates by score, then by start, then by id. */
-export function rankedByScore(
-  candidates: Candidate[],
-  o: { text: TextQuery; settings: Bm25Settings; limit: number },
-): ScoredMatch[] {
-  if (candidates.length === 0) return [];
-  const { k1, everyWordBoost } = o.settings;
-  const words = o.text.words;
-  const allIdf = words.reduce((sum, w) => sum + w.idf, 0);
-  // Before the statistics are first counted, the candidates' mean length stands in.
-  const mean = o.text.meanLength ??
-    candidates.reduce((sum, c) => sum + c.length, 0) / candidates.length;
-  const scored = candidates.map((c) => {
-    let score = 0;
-    let matched = 0;
-    for (let i = 0; i < words.length; i++) {
-      const tf = c.tfs[i];
-      if (!(tf > 0)) continue;
-      score += words[i].idf * tf * (k1 + 1) /
-        (tf + k1 * ((1 - B) + B * c.length / Math.max(mean, 1)));
-      matched += words[i].idf;
-    }
-    return {
-      id: c.id,
-      startsAt: c.starts_at.getTime(),
-      score: score * (c.every ? everyWordBoost : 1),
-      everyWord: c.every,
-      coverage: allIdf > 0 ? Math.min(1, matched / allIdf) : 0,
-    };
-  });
-  scored.sort((a, b) =>
-    b.score - a.score || a.startsAt - b.startsAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-  );
-  return scored.slice(0, o.limit).map(({ id, score, everyWord, coverage }) => ({
-    id,
-    score,
-    everyWord,
-    coverage,
-  }));
+/** A word's inverse document frequency; 0 for a word no event holds. */
+export function wordIdf(word: TextWord, terms: Pick<TextTerms, "docs" | "events">): number {
+  const docs = (l: string) => terms.docs.get(l) ?? 0;
+  const df = Math.min(...word.parts.map(docs)) + word.wholes.reduce((s, w) => s + docs(w), 0);
+  if (df === 0) return 0;
+  const n = Math.max(terms.events, df);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** An event's score parts: its length and its words' frequencies. */
+export interface EventFrequencies {
+  length: number;
+  /** Per word of the query, in order. */
+  tfs: number[];
+}
+
+/** The event's score and the share of the query's idf its words hold. */
+export function scoreOf(
+  event: EventFrequencies,
+  o: { idfs: number[]; meanLength: number },
+): { score: number; coverage: number; everyWord: boolean } {
+  let score = 0;
+  let held = 0;
+  let all = 0;
+  let every = true;
+  for (let i = 0; i < o.idfs.length; i++) {
+    const idf = o.idfs[i];
+    if (idf === 0) continue;
+    all += idf;
+    const tf = event.tfs[i];
+    if (tf > 0) {
+      score += idf * termFactor(tf, event.length, o.meanLength);
+      held += idf;
+    } else every = false;
+  }
+  return { score, coverage: all > 0 ? held / all : 0, everyWord: every && held > 0 };
 }
 
 /**
- * More than any event holding none of `without` can score: each other word that occurs at full
- * saturation (a term frequency's factor tf (k1 + 1) / (tf + k1 x) stays below k1 + 1), with the
- * every-word boost unless one of `without` is a word of the every-word tier.
+ * The most a term factor can be for an event whose factor at REFERENCE_LENGTH is at most
+ * `impact`, at the mean length `mean`. Below the reference, a longer mean only lowers it; above,
+ * the factor grows most for the longest texts, by (k1 + 1) / (impact + (k1 + 1 - impact) r) with
+ * r = reference / mean. A little room for the float4 the impact is stored in.
  */
-export function bestScoreWithout(
-  without: RankWord[],
-  o: { text: TextQuery; settings: Bm25Settings },
+export function factorBound(impact: number, mean: number): number {
+  if (impact <= 0) return 0;
+  const r = Math.min(1, REFERENCE_LENGTH / Math.max(mean, 1));
+  const ratio = r >= 1 ? 1 : (K1 + 1) / (impact + (K1 + 1 - impact) * r);
+  return Math.min(K1 + 1, impact * ratio) * (1 + 1e-6);
+}
+
+/**
+ * More than any event outside the postings read can score: per word, its parts' least bound plus
+ * its whole spellings' (a factor of a sum is at most the sum of the factors), times its idf.
+ * `cutoff` is, per lexeme, the impact below which postings were not read (0: all were).
+ */
+export function boundOutside(
+  words: TextWord[],
+  o: { idfs: number[]; meanLength: number; cutoff: (lexeme: string) => number },
 ): number {
-  const { k1, everyWordBoost } = o.settings;
-  const left = new Set(without.map((w) => w.word));
-  let best = 0;
-  for (const w of o.text.words) if (!left.has(w.word) && w.docs !== 0) best += w.idf * (k1 + 1);
-  // The every-word tier is the conjunction of its words' tsqueries: one of them in its text is a
-  // word every such event holds. (Not found there, the boost is assumed: a looser bound.)
-  const every = o.text.tiers[0];
-  const boosted = every !== undefined && !without.some((w) => every.includes(w.word));
-  // Room for rounding: the factor is computed in doubles.
-  return best * (boosted ? everyWordBoost : 1) * (1 + 1e-9);
+  let bound = 0;
+  words.forEach((word, i) => {
+    if (o.idfs[i] === 0) return;
+    const f = (l: string) => factorBound(o.cutoff(l), o.meanLength);
+    bound += o.idfs[i] *
+      (Math.min(...word.parts.map(f)) + word.wholes.reduce((sum, w) => sum + f(w), 0));
+  });
+  return bound;
 }

@@ -1,34 +1,21 @@
 /**
- * The text ranking as event ids, best first by a BM25-like score over candidates drawn by
- * relevance and by date, all ranked together; whole events are built by the caller, for the page
- * it keeps only.
+ * The text ranking as event ids: exactly the best `limit` events by BM25F (server/db/text-bm25.ts)
+ * among every event within the filters that holds a word of the query, ties by start time, then
+ * id. Whole events are built by the caller, for the page it keeps only.
  *
- * Candidates:
- * - every event holding one of the query's rarest words (server/db/rare-word-matches.ts), rarest
- *   first while they add up to at most `rareBudget` events: where BM25 puts its best events;
- * - the soonest `perTier` matches of each tier (events matching every word, then most of the
- *   words, server/db/text-query.ts), tier after tier until `perTier` are drawn: the best events
- *   when every word is common, which no bounded walk can rank exactly;
- * - when those leave the page short, the soonest matches of any meaningful word.
- * A corpus whose words are all rarer than the budget is ranked exactly, as BM25 over every event
- * would rank it.
- *
- * The score per query word (up to ten): its inverse document frequency (server/db/text-stats.ts)
- * times its weighted term frequency saturated as in BM25 (k1) and normalised by the event's text
- * length (distinct lexemes) against the mean (b 0.75). The weighted frequency is ts_rank_cd of that
- * word alone with field weights, title above topics above description and place: for one word it is
- * the sum of its occurrences' weights, read from that word's positions only (ts_rank instead sums
- * them with shrinking weight, 1, 1/4, 1/9, ..., which drowns the frequency: literal precision@10
- * on the FOSDEM corpus 0.675 against 0.706). An event matching every word has its score
- * multiplied by `everyWordBoost`: a boost, not a tier, so two rare words outrank three common ones.
+ * The threshold algorithm over postings ordered by impact (event_text_postings, migration 028):
+ * read the best postings of each of the query's lexemes, score their events exactly, and stop when
+ * the page's last score beats what any event outside those postings could score (the postings not
+ * read bound each word's factor); otherwise read four times as many. Filters that keep few events
+ * are scored whole instead: every event they keep that holds a word.
  */
 import type { Sql } from "postgres";
 import type { EventFilters } from "./event-filters.ts";
-import { rarestWords, rareWordMatches } from "./rare-word-matches.ts";
-import { type Soonest, soonestMatches } from "./soonest-matches.ts";
-import { type TextQuery, textQueryOf } from "./text-query.ts";
-import type { ScoreWords } from "./text-score-parts.ts";
-import { bestScoreWithout, type Candidate, rankedByScore } from "./text-bm25.ts";
+import { estimatedEvents } from "./filter-estimate.ts";
+import { boundOutside, scoreOf, wordFrequency, wordIdf } from "./text-bm25.ts";
+import { type EventLexemes, everyHolder, frequenciesOf } from "./text-frequencies.ts";
+import { bestPostings, type PostingsRead } from "./text-postings.ts";
+import { type TextTerms, textTermsOf } from "./text-terms.ts";
 
 /** An event of a ranking, by id, with its score there. */
 export interface Match {
@@ -38,131 +25,100 @@ export interface Match {
 
 /** An event of the text ranking. */
 export interface TextMatch extends Match {
-  /** Whether the event matches every word of the query. */
+  /** Whether the event holds every word of the query that some event holds. */
   everyWord: boolean;
   /** The share of the query's words the event holds, each word counting its idf (0-1). */
   coverage: number;
 }
 
-/** How text ranking draws and scores its candidates (TEXT_RANK is what search uses). */
-export interface TextRankSettings {
-  /** Soonest matches drawn from the tiers, tier after tier (at least the page). */
-  perTier: number;
-  /** Events the rarest words' matches may add up to. */
-  rareBudget: number;
-  /** Multiplies the score of an event matching every word. */
-  everyWordBoost: number;
-  /** ts_rank_cd's weights for description (D), place and organiser (C), labels (B), title (A). */
-  fieldWeights: [number, number, number, number];
-  /** BM25's term frequency saturation. */
-  k1: number;
+/** Postings read per lexeme first, at least: a page and some room for the filters. */
+const FIRST_READ = 64;
+/** Filters the planner expects to keep at most this many events are scored whole. */
+const FEW_KEPT = 4_000;
+
+/** How the page is found (not what it is): the defaults are what search uses. */
+export interface TextMatchWays {
+  /** Postings read per lexeme in the first round (then four times as many each round). */
+  firstRead?: number;
+  /** Filters the planner expects to keep at most this many events are scored whole. */
+  fewKept?: number;
 }
 
-/**
- * Scoring reads every candidate's tsvector, so candidates are bounded: a query matching a fifth of
- * 100,000 events would otherwise cost hundreds of milliseconds. Chosen on scripts/eval-search.ts
- * (docs/search-quality.md, --text-variants): candidates from the rarest words lifted FOSDEM
- * paraphrases from 0.487 (tiers alone) to 0.516 precision@10, as much as ranking every event; a
- * description weighing 0.6 rather than 0.5 and k1 0.8 rather than 1.2 moved them by one hit, and
- * equal field weights cost FOSDEM literals (0.716 -> 0.697).
- */
-export const TEXT_RANK: TextRankSettings = {
-  perTier: 200,
-  rareBudget: 800,
-  everyWordBoost: 1.5,
-  fieldWeights: [0.6, 0.5, 0.8, 1.0],
-  k1: 0.8,
-};
-
-/** The best `limit` text matches of `query` within the filters. `score` is the BM25-like score. */
+/** The best `limit` text matches of `query` within the filters, `score` being BM25F. */
 export async function textMatches(
   sql: Sql,
   query: string,
   filters: Omit<EventFilters, "q">,
   limit: number,
-  settings: TextRankSettings = TEXT_RANK,
+  ways: TextMatchWays = {},
 ): Promise<TextMatch[]> {
-  const text = await textQueryOf(sql, query);
-  if (text === null) return [];
-  const score: ScoreWords = {
-    words: text.words.map((w) => w.word),
-    fieldWeights: settings.fieldWeights,
-    every: text.tiers[0] ?? null,
-  };
-  const rare = rarestWords(text.words, settings.rareBudget);
-  const rareFound = await rareWordMatches(sql, {
-    words: rare,
-    filters,
-    budget: settings.rareBudget,
-    score,
-  });
-  const candidates = new Map<string, Candidate>(rareFound.map((c) => [c.id, c]));
-  const complete = rareFound.length < settings.rareBudget;
-  // When the rare words are every word that occurs and their matches came in whole, every event
-  // matching any word is a candidate already: the tiers' walks could add none.
-  const occurring = text.words.filter((w) => w.docs !== 0);
-  if (complete && rare.length === occurring.length && occurring.every((w) => w.meaningful)) {
-    return rankedByScore(rareFound, { text, settings, limit });
+  const terms = await textTermsOf(sql, query);
+  const idfs = terms.words.map((w) => wordIdf(w, terms));
+  if (limit <= 0 || idfs.every((idf) => idf === 0)) return [];
+  const lexemes = [
+    ...new Set(
+      terms.words.flatMap((w, i) => idfs[i] === 0 ? [] : [...w.parts, ...w.wholes]),
+    ),
+  ];
+  const rank = (events: Iterable<EventLexemes>) => ranked(events, { terms, idfs, lexemes });
+  if (await keepsFew(sql, filters, ways.fewKept ?? FEW_KEPT)) {
+    return rank(await everyHolder(sql, { lexemes, filters })).slice(0, limit);
   }
-  // When the rare words' matches came in whole and the page's last of them outscores whatever an
-  // event without a rare word could score, the tiers' candidates cannot reach the page: the same
-  // page, without their walks. (Not before the statistics are counted: the mean length then
-  // comes from the candidates, so every candidate counts.)
-  if (complete && text.meanLength !== null && limit > 0 && rareFound.length >= limit) {
-    const page = rankedByScore(rareFound, { text, settings, limit });
-    if (page[limit - 1].score > bestScoreWithout(rare, { text, settings })) return page;
+  const scored = new Map<string, EventLexemes | null>();
+  for (let count = ways.firstRead ?? Math.max(FIRST_READ, limit * 4);; count *= 4) {
+    const read = await bestPostings(sql, lexemes, count);
+    const unseen = [...new Set([...read.values()].flatMap((r) => r.ids))]
+      .filter((id) => !scored.has(id));
+    const found = await frequenciesOf(sql, { ids: unseen, lexemes, filters });
+    for (const id of unseen) scored.set(id, null);
+    for (const e of found) scored.set(e.id, e);
+    const page = rank(kept(scored.values())).slice(0, limit);
+    const complete = [...read.values()].every((r) => r.cutoff === 0);
+    if (complete || (page.length === limit && page[limit - 1].score > bound(read))) return page;
   }
-  await addSoonestOfTiers(sql, { text, filters, limit, settings, candidates, score });
-  return rankedByScore([...candidates.values()], { text, settings, limit });
-}
 
-/**
- * The share of events the every-word tier matches by the statistics, its words taken as
- * independent; undefined before they were counted. (The other tiers are walked after it only when
- * it has few matches in all, and are unions, which the statistics estimate poorly.)
- */
-function everyWordShare(text: TextQuery): number | undefined {
-  const every = text.tiers[0];
-  if (every === undefined || !text.counted) return undefined;
-  let share = 1;
-  for (const w of text.words) {
-    if (w.docs === null) return undefined;
-    if (w.docs > 0 && every.includes(w.word)) share *= Math.min(1, w.docs / text.counted);
-  }
-  return share;
-}
-
-/** The soonest matches of the tiers, tier after tier, and of any word when the page is short. */
-async function addSoonestOfTiers(
-  sql: Sql,
-  o: {
-    text: TextQuery;
-    filters: Omit<EventFilters, "q">;
-    limit: number;
-    settings: TextRankSettings;
-    candidates: Map<string, Candidate>;
-    score: ScoreWords;
-  },
-): Promise<void> {
-  const { text, filters, candidates, score } = o;
-  const add = (found: Soonest[]) => {
-    for (const c of found) if (!candidates.has(c.id)) candidates.set(c.id, c as Candidate);
-  };
-  const perTier = Math.max(o.settings.perTier, o.limit);
-  let drawn = 0;
-  for (const [i, tier] of text.tiers.entries()) {
-    if (drawn >= perTier) break;
-    const found = await soonestMatches(sql, {
-      match: tier,
-      filters,
-      count: perTier - drawn,
-      score,
-      expectedShare: i === 0 ? everyWordShare(text) : undefined,
+  function bound(read: Map<string, PostingsRead>): number {
+    return boundOutside(terms.words, {
+      idfs,
+      meanLength: terms.meanLength,
+      cutoff: (l) => read.get(l)?.cutoff ?? 0,
     });
-    add(found);
-    drawn += found.length;
   }
-  if (candidates.size < o.limit && text.anyWord !== null) {
-    add(await soonestMatches(sql, { match: text.anyWord, filters, count: perTier, score }));
+}
+
+function* kept(events: Iterable<EventLexemes | null>): Iterable<EventLexemes> {
+  for (const e of events) if (e !== null) yield e;
+}
+
+/** Whether the filters (besides collapsing duplicates) keep few events by the planner's estimate. */
+async function keepsFew(
+  sql: Sql,
+  filters: Omit<EventFilters, "q">,
+  few: number,
+): Promise<boolean> {
+  const { collapse: _, ...rest } = filters;
+  if (Object.values(rest).every((v) => v === undefined)) return false;
+  return await estimatedEvents(sql, filters) <= few;
+}
+
+/** Events holding a word, best first: by score, then start, then id. */
+function ranked(
+  events: Iterable<EventLexemes>,
+  o: { terms: TextTerms; idfs: number[]; lexemes: string[] },
+): TextMatch[] {
+  const at = new Map(o.lexemes.map((l, i) => [l, i]));
+  const scored: (TextMatch & { startsAt: number })[] = [];
+  for (const e of events) {
+    const tf = (l: string) => e.tfs[at.get(l) ?? -1] ?? 0;
+    const tfs = o.terms.words.map((w) => wordFrequency(w, tf));
+    const s = scoreOf({ length: e.length, tfs }, {
+      idfs: o.idfs,
+      meanLength: o.terms.meanLength,
+    });
+    if (s.score > 0) scored.push({ id: e.id, startsAt: e.starts_at.getTime(), ...s });
   }
+  scored.sort((a, b) =>
+    b.score - a.score || a.startsAt - b.startsAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+  return scored.map(({ id, score, everyWord, coverage }) => ({ id, score, everyWord, coverage }));
 }

@@ -73,6 +73,12 @@ export const SearchEventsOutput = z.object({
     when: z.string().optional(),
     from: z.string().optional(),
     to: z.string().optional(),
+    ranked: z.object({
+      city: z.string().optional(),
+      country: z.string().optional(),
+      attendance: z.enum(["online", "in_person"]).optional(),
+      when: z.string().optional(),
+    }).optional().describe("Named in the query but only ranked, not applied as a filter."),
   }).optional().describe(
     "With a query: what its words were read as besides their subject (a place, online or in " +
       "person, a period), applied as filters; empty when nothing. Explicit arguments win.",

@@ -1,28 +1,35 @@
 /**
- * What a query says besides its subject: a place ("in Berlin"), a way of attending ("online",
- * "in person") or a time ("next month"). Each becomes a filter, and is reported as `interpreted`,
- * unless the asker gave that filter explicitly (explicit filters always win). The words read this
- * way leave the text of the query, so that "rust meetups in Berlin" ranks events about rust
- * meetups among Berlin's.
+ * What a query says besides its subject: a place ("in Berlin"), a way of attending ("online
+ * events") or a period ("this weekend"). Such words become a filter only where they read as one;
+ * elsewhere they stay words of the query, which rank the events holding them, and are reported as
+ * only ranked. A phrase some event holds as text ("virtual reality", "jakarta ee", "today I
+ * learned") is a subject, never a filter. Explicit filters always win, and a query is never
+ * emptied: understanding never hides what the words find.
  *
- * A phrase is a place only when the events have a city or country of that name; a place that is
- * also a topic label ("Java") is left as words unless "in", "at" or "near" introduces it, so a
- * query about the topic loses nothing. A query is never emptied: a place alone stays words.
+ * Each kind of understanding is one reader below (readPeriod, readAttendance, readPlace): it
+ * looks at the query's words and either takes some as a filter or reports them as ranked.
  */
 import type { Sql } from "postgres";
 import type { EventFilters } from "../db/event-filters.ts";
 import { placesNamed } from "../db/text-places.ts";
+import { phrasesHeld } from "../db/text-phrases.ts";
 import { WHEN_PHRASES, whenPeriod, type WhenPhrase } from "./when-period.ts";
 
-/** What was understood, as the answers report it. */
-export interface Interpreted {
+/** What the words named, and were only ranked by (left as words, not filters). */
+export interface Understood {
   city?: string;
   country?: string;
   attendance?: "online" | "in_person";
   when?: WhenPhrase;
+}
+
+/** What was understood, as the answers report it: the filters, and `ranked`. */
+export interface Interpreted extends Understood {
   /** The period `when` was read as (UTC instants, `to` inclusive as in the filters). */
   from?: string;
   to?: string;
+  /** Named in the words but not read as a filter: those words only rank. */
+  ranked?: Understood;
 }
 
 /** The query's remaining words and the filters with what they named added. */
@@ -32,13 +39,33 @@ export interface Interpretation {
   interpreted: Interpreted;
 }
 
+/** What a reader works on: the words left, the filters so far, what was understood. */
+interface Reading {
+  words: string[];
+  filters: Omit<EventFilters, "q">;
+  interpreted: Interpreted;
+  /** Phrases of two or three words of the query that some event holds as text. */
+  held: Set<string>;
+  now: Date;
+  timeZone: string;
+}
+
 /** At most this many words are read for places: a place name is short. */
 const MAX_PLACE_WORDS = 3;
 const MAX_QUERY_WORDS = 30;
-
-const ATTENDANCE_WORDS: [RegExp, "online" | "in_person"][] = [
-  [/\b(?:online|virtual|remote)\b/, "online"],
-  [/\bin[- ]person\b|\boffline\b|\bon[- ]site\b/, "in_person"],
+/** Words naming events: "online events", "rust meetups this weekend". */
+const EVENT_WORDS =
+  /^(events?|meetups?|conferences?|confs?|workshops?|talks?|webinars?|sessions?|hackathons?|courses?|classes|trainings?|summits?|socials?|nights?|gatherings?)$/;
+const INTRODUCERS = new Set(["in", "at", "near", "around"]);
+const ATTENDANCE: [string[], "online" | "in_person"][] = [
+  [["online"], "online"],
+  [["virtual"], "online"],
+  [["remote"], "online"],
+  [["in", "person"], "in_person"],
+  [["in-person"], "in_person"],
+  [["offline"], "in_person"],
+  [["on", "site"], "in_person"],
+  [["on-site"], "in_person"],
 ];
 
 /** Reads `q` against the stored events' places; `now` and `timeZone` place "next month". */
@@ -46,81 +73,194 @@ export async function interpretQuery(
   sql: Sql,
   request: { q: string; filters: Omit<EventFilters, "q">; now: Date; timeZone?: string },
 ): Promise<Interpretation> {
-  let text = ` ${request.q.toLowerCase().replace(/\s+/g, " ").trim()} `;
-  const filters = { ...request.filters };
-  const interpreted: Interpreted = {};
-  const explicitTime = filters.from !== undefined || filters.to !== undefined;
-  for (const phrase of WHEN_PHRASES) {
-    const words = ` ${phrase.replace("_", " ")} `;
-    if (!text.includes(words)) continue;
-    if (!explicitTime && interpreted.when === undefined && hasOtherWords(text, words)) {
-      const period = whenPeriod(phrase, { now: request.now, timeZone: request.timeZone ?? "UTC" });
-      filters.from = period.start;
-      // The filters' `to` is inclusive; the period's end is the next period's first instant.
-      filters.to = new Date(period.end.getTime() - 1);
-      Object.assign(interpreted, {
-        when: phrase,
-        from: filters.from.toISOString(),
-        to: filters.to.toISOString(),
-      });
-      text = text.replace(words, " ");
-    }
-  }
-  const explicitAttendance = filters.attendance !== undefined || filters.is_virtual !== undefined;
-  for (const [pattern, attendance] of ATTENDANCE_WORDS) {
-    const found = pattern.exec(text);
-    if (!found || explicitAttendance || interpreted.attendance) continue;
-    const rest = text.replace(pattern, " ");
-    if (!hasOtherWords(rest, "")) continue;
-    filters.attendance = attendance;
-    interpreted.attendance = attendance;
-    text = rest;
-  }
-  const explicitPlace = filters.city !== undefined || filters.country !== undefined ||
-    filters.near !== undefined;
-  if (!explicitPlace) text = await readPlace(sql, { text, filters, interpreted });
-  const q = text.replace(/\s+/g, " ").trim();
-  return { q: q === "" ? request.q : q, filters, interpreted };
+  const words = request.q.toLowerCase().split(/\s+/).filter((w) => w !== "")
+    .slice(0, MAX_QUERY_WORDS);
+  const reading: Reading = {
+    words,
+    filters: { ...request.filters },
+    interpreted: {},
+    held: await phrasesHeld(sql, phrasesOf(words)),
+    now: request.now,
+    timeZone: request.timeZone ?? "UTC",
+  };
+  readPeriod(reading);
+  readAttendance(reading);
+  await readPlace(sql, reading);
+  const q = reading.words.join(" ");
+  const { ranked, ...filtered } = reading.interpreted;
+  const interpreted = ranked && Object.keys(ranked).length > 0 ? { ...filtered, ranked } : filtered;
+  return { q: q === "" ? request.q : q, filters: reading.filters, interpreted };
 }
 
-/** Finds one place in `text`; sets its filter and returns the text without it. */
-async function readPlace(
-  sql: Sql,
-  o: { text: string; filters: Omit<EventFilters, "q">; interpreted: Interpreted },
-): Promise<string> {
-  const words = o.text.trim().split(" ").slice(0, MAX_QUERY_WORDS);
-  // One word is never read as a place (a query is never emptied): no lookup.
-  if (words.length < 2) return o.text;
-  const phrases = new Map<string, { start: number; end: number }>();
-  for (let n = MAX_PLACE_WORDS; n >= 1; n--) {
-    for (let i = 0; i + n <= words.length; i++) {
-      const phrase = words.slice(i, i + n).join(" ").replace(/^[^\p{L}]+|[^\p{L}.]+$/gu, "");
-      if (phrase.length >= 2 && !phrases.has(phrase)) phrases.set(phrase, { start: i, end: i + n });
+/** The query's runs of two and three words, without punctuation: the phrases asked about. */
+function phrasesOf(words: string[]): string[] {
+  const bare = words.map(bareWord);
+  const phrases = new Set<string>();
+  for (let n = 2; n <= 3; n++) {
+    for (let i = 0; i + n <= bare.length; i++) phrases.add(bare.slice(i, i + n).join(" "));
+  }
+  return [...phrases];
+}
+
+function bareWord(word: string): string {
+  return word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+}
+
+/**
+ * Whether the words from `start` to `end` (exclusive) and a neighbouring word make a phrase events
+ * hold. (The neighbour is a real word: "in new york" is held wherever New York is a city.)
+ */
+function inHeldPhrase(r: Reading, start: number, end: number): boolean {
+  const bare = r.words.map(bareWord);
+  for (let from = Math.max(0, start - 2); from <= start; from++) {
+    for (let to = end; to <= Math.min(bare.length, end + 2); to++) {
+      const around = [...bare.slice(from, start), ...bare.slice(end, to)];
+      if (
+        to - from <= 3 && around.some((w) => !LINKING_WORDS.has(w) && !EVENT_WORDS.test(w)) &&
+        r.held.has(bare.slice(from, to).join(" "))
+      ) return true;
     }
   }
-  const named = (await placesNamed(sql, [...phrases.keys()]))
+  return false;
+}
+
+/** Words that join a phrase to its neighbours without making a phrase of them. */
+const LINKING_WORDS = new Set([
+  "",
+  "in",
+  "at",
+  "near",
+  "around",
+  "the",
+  "a",
+  "an",
+  "of",
+  "on",
+  "i",
+]);
+
+/** Whether an event word follows `end` within `within` words. */
+function eventWordAfter(r: Reading, end: number, within: number): boolean {
+  return r.words.slice(end, end + within).some((w) => EVENT_WORDS.test(bareWord(w)));
+}
+
+/** Whether words of two letters or more stay besides those from `start` to `end`. */
+function othersStay(r: Reading, start: number, end: number): boolean {
+  return [...r.words.slice(0, start), ...r.words.slice(end)].some((w) => /\p{L}{2,}/u.test(w));
+}
+
+function take(r: Reading, start: number, end: number): void {
+  r.words = [...r.words.slice(0, start), ...r.words.slice(end)];
+}
+
+function rank(r: Reading, understood: Understood): void {
+  r.interpreted.ranked = { ...r.interpreted.ranked, ...understood };
+}
+
+/** Finds `phrase` (words) in the reading; its start, or -1. */
+function indexOf(r: Reading, phrase: string[]): number {
+  const bare = r.words.map(bareWord);
+  for (let i = 0; i + phrase.length <= bare.length; i++) {
+    if (phrase.every((w, k) => bare[i + k] === w)) return i;
+  }
+  return -1;
+}
+
+/**
+ * A period filters at the end of the query ("rust meetups this weekend"), before a place ("this
+ * weekend in Berlin") or before an event word ("this weekend's meetups", within three words).
+ */
+function readPeriod(r: Reading): void {
+  if (r.filters.from !== undefined || r.filters.to !== undefined) return;
+  for (const phrase of WHEN_PHRASES) {
+    const start = indexOf(r, phrase.split("_"));
+    if (start < 0) continue;
+    const end = start + phrase.split("_").length;
+    if (inHeldPhrase(r, start, end)) continue;
+    const filters = othersStay(r, start, end) &&
+      (end === r.words.length || INTRODUCERS.has(r.words[end]) || eventWordAfter(r, end, 3));
+    if (!filters) {
+      rank(r, { when: phrase });
+      continue;
+    }
+    const period = whenPeriod(phrase, { now: r.now, timeZone: r.timeZone });
+    r.filters.from = period.start;
+    // The filters' `to` is inclusive; the period's end is the next period's first instant.
+    r.filters.to = new Date(period.end.getTime() - 1);
+    Object.assign(r.interpreted, {
+      when: phrase,
+      from: r.filters.from.toISOString(),
+      to: r.filters.to.toISOString(),
+    });
+    take(r, start, end);
+    return;
+  }
+}
+
+/**
+ * A way of attending filters before an event word ("online events", "online rust workshops":
+ * within three words) or at the end of the query ("rust meetups online").
+ */
+function readAttendance(r: Reading): void {
+  if (r.filters.attendance !== undefined || r.filters.is_virtual !== undefined) return;
+  for (const [phrase, attendance] of ATTENDANCE) {
+    const start = indexOf(r, phrase);
+    if (start < 0) continue;
+    const end = start + phrase.length;
+    if (inHeldPhrase(r, start, end)) continue;
+    const filters = othersStay(r, start, end) &&
+      (eventWordAfter(r, end, 3) || (end === r.words.length && start > 0));
+    if (!filters) {
+      rank(r, { attendance });
+      continue;
+    }
+    r.filters.attendance = attendance;
+    r.interpreted.attendance = attendance;
+    take(r, start, end);
+    return;
+  }
+}
+
+/**
+ * A city or country of the stored events filters where "in", "at", "near" or "around"
+ * introduces it ("rust in Berlin"), or where a country follows it after a comma ("Berlin,
+ * Germany"); named bare ("phoenix liveview", "reading group") it only ranks.
+ */
+async function readPlace(sql: Sql, r: Reading): Promise<void> {
+  if (r.filters.city !== undefined || r.filters.country !== undefined || r.filters.near) return;
+  if (r.words.length < 2) return; // One word is never read as a place: no lookup.
+  const spans = new Map<string, { start: number; end: number }>();
+  for (let n = MAX_PLACE_WORDS; n >= 1; n--) {
+    for (let i = 0; i + n <= r.words.length; i++) {
+      const phrase = r.words.slice(i, i + n).map(bareWord).join(" ");
+      if (phrase.length >= 2 && !spans.has(phrase)) spans.set(phrase, { start: i, end: i + n });
+    }
+  }
+  const named = (await placesNamed(sql, [...spans.keys()]))
     .filter((p) => p.city !== null || p.country !== null);
   // Longest first: "new york" before "york".
   named.sort((a, b) => b.phrase.split(" ").length - a.phrase.split(" ").length);
   for (const place of named) {
-    const { start, end } = phrases.get(place.phrase)!;
-    const introduced = start > 0 && ["in", "at", "near", "around"].includes(words[start - 1]);
-    if (place.topic && !introduced) continue;
-    const rest = [...words.slice(0, introduced ? start - 1 : start), ...words.slice(end)];
-    if (!rest.some((w) => /\p{L}{2,}/u.test(w))) continue;
-    if (place.city !== null) {
-      o.filters.city = place.city;
-      o.interpreted.city = place.city;
-    } else {
-      o.filters.country = place.country!;
-      o.interpreted.country = place.country!;
+    const { start, end } = spans.get(place.phrase)!;
+    // The country of "Berlin, Germany" goes with its city.
+    if (start > 0 && r.words[start - 1].endsWith(",")) continue;
+    // "in Berlin", and "in the Netherlands".
+    const article = start > 1 && r.words[start - 1] === "the" ? 1 : 0;
+    const introduced = start > article && INTRODUCERS.has(r.words[start - 1 - article]);
+    const comma = r.words[end - 1].endsWith(",") &&
+      named.some((p) => p.country !== null && spans.get(p.phrase)?.start === end);
+    if (!comma && inHeldPhrase(r, start, end)) continue;
+    const from = introduced ? start - 1 - article : start;
+    const found = place.city !== null ? { city: place.city } : { country: place.country! };
+    if (!(introduced || comma) || !othersStay(r, from, end)) {
+      if (!place.topic) rank(r, found);
+      continue;
     }
-    return ` ${rest.join(" ")} `;
+    Object.assign(r.filters, found);
+    Object.assign(r.interpreted, found);
+    const country = comma ? named.find((p) => spans.get(p.phrase)?.start === end) : undefined;
+    const to = country ? spans.get(country.phrase)!.end : end;
+    take(r, from, to);
+    return;
   }
-  return o.text;
-}
-
-/** Whether `text` holds a word of two letters or more besides `phrase`. */
-function hasOtherWords(text: string, phrase: string): boolean {
-  return /\p{L}{2,}/u.test(phrase === "" ? text : text.replace(phrase, " "));
 }

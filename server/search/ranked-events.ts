@@ -6,7 +6,7 @@ import type { Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import type { EventFilters } from "../db/event-filters.ts";
 import { getEventsByIds } from "../db/event-reads.ts";
-import { type Match, textMatches, type TextRankSettings } from "../db/text-matches.ts";
+import { type Match, textMatches } from "../db/text-matches.ts";
 import { vectorMatches, type VectorQuery } from "../db/vector-matches.ts";
 
 /** An event with the score of one ranking. */
@@ -21,9 +21,8 @@ export async function rankByText(
   query: string,
   filters: Omit<EventFilters, "q">,
   limit: number,
-  settings?: TextRankSettings,
 ): Promise<RankedEvent[]> {
-  const matches = await textMatches(sql, query, filters, limit, settings);
+  const matches = await textMatches(sql, query, filters, limit);
   return await withEvents(sql, matches.map(({ id, score }) => ({ id, score })));
 }
 

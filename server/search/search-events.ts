@@ -5,7 +5,7 @@
  */
 import type { Sql } from "postgres";
 import type { EventFilters } from "../db/event-filters.ts";
-import { type Match, textMatches, type TextRankSettings } from "../db/text-matches.ts";
+import { type Match, textMatches } from "../db/text-matches.ts";
 import { vectorMatches } from "../db/vector-matches.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
 import { queryEmbeddingText, type QueryTextStyle } from "../embeddings/embedding-text.ts";
@@ -35,7 +35,7 @@ export interface SearchRequest {
    */
   semanticUnavailable?: "text" | "error";
   /** Evaluation only: settings other than the ones search uses. */
-  experiment?: { fusion?: FusionSettings; queryText?: QueryTextStyle; textRank?: TextRankSettings };
+  experiment?: { fusion?: FusionSettings; queryText?: QueryTextStyle };
 }
 
 export interface SearchHit extends RankedEvent {
@@ -86,7 +86,7 @@ export async function searchEvents(
   const textOnly = async (why?: string) => {
     if (why) notices.push(`${why} These results are from text search.`);
     return {
-      hits: await rankByText(sql, q, filters, limit, request.experiment?.textRank),
+      hits: await rankByText(sql, q, filters, limit),
       mode: "text" as const,
     };
   };
@@ -111,7 +111,7 @@ export async function searchEvents(
     // ranking: on a server it runs on another of the pool's connections, beside the text
     // ranking's statements (on the embedded database, one connection, they take turns).
     const [textRanking, semantic] = await Promise.all([
-      textMatches(sql, q, filters, pool, request.experiment?.textRank),
+      textMatches(sql, q, filters, pool),
       vectorRankingOf(sql, ai, { text: vectorText, filters, pool }),
     ]);
     if (semantic instanceof AppError) {

@@ -74,6 +74,17 @@ for (const kind of testBackends()) {
 
       assert.deepEqual(fromSite, fromApi);
       assert.deepEqual(fromMcp, fromApi);
+
+      // The site's link says interpret=off; the API takes it as it takes interpret=false.
+      for (const interpret of ["off", "false"]) {
+        const words = await search(server, { q, limit: "10", interpret });
+        assert.equal(words.status, 200, interpret);
+        assert.deepEqual(words.body.interpreted, {}, interpret);
+      }
+      assert.deepEqual((await search(server, { q, interpret: "on" })).body.interpreted, {
+        city: "Berlin",
+      });
+      assert.equal((await search(server, { q, interpret: "maybe" })).status, 400);
     } finally {
       await mcp.close();
       await server.close();

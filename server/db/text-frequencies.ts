@@ -1,0 +1,70 @@
+/**
+ * The weighted term frequencies of lexemes in events within the filters, read from the events'
+ * tsvectors: ts_rank_cd of one lexeme with the field weights is the sum of its occurrences' weights
+ * (each occurrence is a cover of its own), the weighted frequency event_text_tf defines.
+ */
+import type { Fragment, Sql } from "postgres";
+import { type EventFilters, filterConditions } from "./event-filters.ts";
+import { plannedWithValues } from "./planned-with-values.ts";
+
+/** An event within the filters with its lexemes' frequencies. */
+export interface EventLexemes {
+  id: string;
+  starts_at: Date;
+  length: number;
+  /** Per lexeme asked for, in order. */
+  tfs: number[];
+}
+
+/** The events of `ids` within the filters, with the frequencies of `lexemes`. */
+export async function frequenciesOf(
+  sql: Sql,
+  o: { ids: string[]; lexemes: string[]; filters: Omit<EventFilters, "q"> },
+): Promise<EventLexemes[]> {
+  if (o.ids.length === 0) return [];
+  return await sql<EventLexemes[]>`
+    SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs
+    FROM events e
+    WHERE e.id = ANY (${o.ids}::uuid[])
+      AND ${filterConditions(sql, { ...o.filters, collapseMatch: anyLexeme(o.lexemes) })}`;
+}
+
+/** Every event within the filters holding one of `lexemes`, with their frequencies. */
+export async function everyHolder(
+  sql: Sql,
+  o: { lexemes: string[]; filters: Omit<EventFilters, "q"> },
+): Promise<EventLexemes[]> {
+  if (o.lexemes.length === 0) return [];
+  const any = anyLexeme(o.lexemes);
+  return await plannedWithValues(sql<EventLexemes[]>`
+    SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs
+    FROM events e
+    WHERE e.search_vector @@ ${any}::tsquery
+      AND ${filterConditions(sql, { ...o.filters, collapseMatch: any })}`);
+}
+
+/**
+ * The tsquery of events holding any of `lexemes`: also what a group's shown listing must hold to
+ * hide another listing (event-filters.ts, collapseMatch), so a word only a hidden listing holds
+ * still finds its group.
+ */
+function anyLexeme(lexemes: string[]): string {
+  return lexemes.map(lexemeQuery).join(" | ");
+}
+
+/** A lexeme as a tsquery of that lexeme alone. */
+function lexemeQuery(lexeme: string): string {
+  return `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+}
+
+function tfsOf(sql: Sql, lexemes: string[]): Fragment {
+  // Weights {D, C, B, A} at half event_text_tf's (ts_rank_cd takes none above 1): description and
+  // place 1, labels 1.5, title 2.
+  const tf = (l: string) =>
+    sql`2 * ts_rank_cd('{0.5,0.5,0.75,1}'::float4[], e.search_vector, ${
+      lexemeQuery(l)
+    }::tsquery, 0)::float8`;
+  return lexemes.length === 0
+    ? sql`'{}'::float8[]`
+    : sql`ARRAY[${lexemes.slice(1).reduce((list, l) => sql`${list}, ${tf(l)}`, tf(lexemes[0]))}]`;
+}
