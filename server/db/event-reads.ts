@@ -2,6 +2,7 @@
 import type { Fragment, Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { inAiSearch } from "./ai-search-rule.ts";
+import { cfpStatus } from "./cfp-rule.ts";
 import { afterPosition, conditionsBesidesFrom, type EventFilters } from "./event-filters.ts";
 import { soonestMatches } from "./soonest-matches.ts";
 import { inStartOrder, notOverAt } from "./start-order.ts";
@@ -22,7 +23,8 @@ export function eventColumns(sql: Sql): Fragment {
     e.ends_at, e.timezone, e.venue_name, e.city, e.country, e.latitude, e.longitude,
     e.is_virtual, e.is_hybrid, e.is_free, e.price_min, e.price_max, e.currency, e.is_sold_out,
     e.event_type, e.categories, e.tags, e.topics, e.organiser_name, e.organiser_url,
-    e.cover_image_url, e.attendee_count, e.capacity, e.created_at, e.updated_at,
+    e.cover_image_url, e.attendee_count, e.capacity, e.cfp_url, e.cfp_opens_at, e.cfp_closes_at,
+    ${cfpStatus(sql, sql`now()`)} AS cfp_status, e.created_at, e.updated_at,
     ${inAiSearch(sql)} AS in_ai_search, ${duplicatesOf(sql)} AS duplicates`;
 }
 
@@ -38,12 +40,19 @@ function duplicatesOf(sql: Sql): Fragment {
     WHERE m.event_id = e.id), '[]'::json)`;
 }
 
-type EventRow = Omit<StoredEvent, "starts_at" | "ends_at" | "created_at" | "updated_at"> & {
-  starts_at: Date;
-  ends_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-};
+type EventRow =
+  & Omit<
+    StoredEvent,
+    "starts_at" | "ends_at" | "cfp_opens_at" | "cfp_closes_at" | "created_at" | "updated_at"
+  >
+  & {
+    starts_at: Date;
+    ends_at: Date | null;
+    cfp_opens_at: Date | null;
+    cfp_closes_at: Date | null;
+    created_at: Date;
+    updated_at: Date;
+  };
 
 /** Turns a selected row into the API's Event shape. */
 export function toStoredEvent(row: EventRow): StoredEvent {
@@ -51,6 +60,8 @@ export function toStoredEvent(row: EventRow): StoredEvent {
     ...row,
     starts_at: row.starts_at.toISOString(),
     ends_at: row.ends_at?.toISOString() ?? null,
+    cfp_opens_at: row.cfp_opens_at?.toISOString() ?? null,
+    cfp_closes_at: row.cfp_closes_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
