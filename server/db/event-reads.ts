@@ -3,7 +3,13 @@ import type { Fragment, Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { inAiSearch } from "./ai-search-rule.ts";
 import { cfpStatus } from "./cfp-rule.ts";
-import { afterPosition, conditionsBesidesFrom, type EventFilters } from "./event-filters.ts";
+import {
+  afterPosition,
+  conditionsBesidesFrom,
+  type EventFilters,
+  filterConditions,
+} from "./event-filters.ts";
+import { deadlinePositionOf, inDeadlineOrder } from "./deadline-order.ts";
 import { soonestMatches } from "./soonest-matches.ts";
 import { inStartOrder, notOverAt } from "./start-order.ts";
 import { textQueryOf } from "./text-query.ts";
@@ -14,7 +20,13 @@ export interface ListCursor {
   tier?: number;
   starts_at: string;
   id: string;
+  /** In deadline order (`sort=cfp_closes_at`): the row's deadline, "infinity" for none. */
+  cfp_closes_at?: string;
 }
+
+/** The orders a listing can take: start time (the default) or CFP deadline. */
+export const LIST_ORDERS = ["starts_at", "cfp_closes_at"] as const;
+export type ListOrder = typeof LIST_ORDERS[number];
 
 /** The selected columns of a stored event, from `events e` joined to its last key `k`. */
 export function eventColumns(sql: Sql): Fragment {
@@ -91,8 +103,9 @@ export async function getEventsByIds(sql: Sql, ids: string[]): Promise<StoredEve
 export async function listEvents(
   sql: Sql,
   filters: EventFilters,
-  page: { limit: number; after?: ListCursor },
+  page: { limit: number; after?: ListCursor; sort?: ListOrder },
 ): Promise<{ events: StoredEvent[]; next: ListCursor | null }> {
+  if (page.sort === "cfp_closes_at") return await listByDeadline(sql, filters, page);
   const { q, ...rest } = filters;
   const text = q === undefined ? null : await textQueryOf(sql, q);
   if (q !== undefined && text === null) return { events: [], next: null };
@@ -122,6 +135,39 @@ export async function listEvents(
         starts_at: last.row.starts_at.toISOString(),
         id: last.row.id,
       }
+      : null,
+  };
+}
+
+/**
+ * A page of events with a CFP, soonest deadline first (server/db/deadline-order.ts). Words filter
+ * (any tier of `q`) without ranking: the deadline is the order.
+ */
+async function listByDeadline(
+  sql: Sql,
+  filters: EventFilters,
+  page: { limit: number; after?: ListCursor },
+): Promise<{ events: StoredEvent[]; next: ListCursor | null }> {
+  const after = page.after?.cfp_closes_at === undefined
+    ? undefined
+    : { cfp_closes_at: page.after.cfp_closes_at, id: page.after.id };
+  const order = inDeadlineOrder(sql, {
+    conditions: filterConditions(sql, filters),
+    limit: page.limit + 1,
+    after,
+  });
+  const rows = await sql<EventRow[]>`
+    SELECT ${eventColumns(sql)}
+    FROM ${order} p
+    JOIN events e ON e.id = p.id
+    JOIN api_keys k ON k.id = e.last_key_id
+    ORDER BY p.deadline, p.id`;
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    events: shown.map(toStoredEvent),
+    next: rows.length > page.limit && last
+      ? { starts_at: last.starts_at.toISOString(), ...deadlinePositionOf(last) }
       : null,
   };
 }
