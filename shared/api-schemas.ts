@@ -63,6 +63,13 @@ export const StoredEvent = z.object({
   cfp_status: z.enum(CFP_STATUSES).nullable().meta({
     description: "The call for papers now: open, not_yet_open or closed; null without cfp_url.",
   }),
+  cfp_from: z.object({
+    id: z.string().meta({ format: "uuid" }),
+    platform: z.enum(PLATFORMS),
+  }).nullable().meta({
+    description: "In listings and search, set when the CFP fields are another listing's of the " +
+      "same real-world event (this one has none): which one. null when they are its own.",
+  }),
   created_at: instant("When the event was first pushed."),
   updated_at: instant("When its content last changed."),
   in_ai_search: z.boolean().meta({

@@ -6,7 +6,7 @@ import type { Fragment, Sql } from "postgres";
 import { type Attendance, attendanceCondition } from "./attendance.ts";
 import { nearCondition, type NearFilter } from "./near-condition.ts";
 import { notOver, notOverAt } from "./start-order.ts";
-import { cfpOpenAt } from "./cfp-rule.ts";
+import { cfpOpenAt, lentCfpMeets } from "./cfp-rule.ts";
 
 /** Filters of the list and search endpoints, already validated. */
 export interface EventFilters {
@@ -36,6 +36,11 @@ export interface EventFilters {
   cfp_closes_before?: Date;
   /** Events whose CFP closes strictly after this instant. */
   cfp_closes_after?: Date;
+  /**
+   * Whether `cfp` also keeps an event without a CFP of its own whose group (duplicates) has one
+   * (absent means true). The deadline order sets it false: there each CFP stands for itself.
+   */
+  cfp_lent?: boolean;
 }
 
 /** The WHERE conditions shared by listing and searching. */
@@ -77,8 +82,11 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
 /** The call-for-papers filters' conditions (server/db/cfp-rule.ts says what open means). */
 function cfpConditions(sql: Sql, f: EventFilters): Fragment[] {
   const parts: Fragment[] = [];
-  if (f.cfp === "any") parts.push(sql`e.cfp_url IS NOT NULL`);
-  if (f.cfp === "open") parts.push(cfpOpenAt(sql, sql`now()`));
+  const lent = f.cfp_lent !== false;
+  if (f.cfp !== undefined) {
+    const own = f.cfp === "open" ? cfpOpenAt(sql, sql`now()`) : sql`e.cfp_url IS NOT NULL`;
+    parts.push(lent ? sql`(${own} OR ${lentCfpMeets(sql, own)})` : own);
+  }
   if (f.cfp_closes_before !== undefined) {
     parts.push(sql`e.cfp_url IS NOT NULL AND e.cfp_closes_at < ${f.cfp_closes_before}`);
   }

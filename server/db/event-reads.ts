@@ -2,7 +2,7 @@
 import type { Fragment, Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { inAiSearch } from "./ai-search-rule.ts";
-import { cfpStatus } from "./cfp-rule.ts";
+import { cfpStatus, lentCfp } from "./cfp-rule.ts";
 import {
   afterPosition,
   conditionsBesidesFrom,
@@ -28,8 +28,11 @@ export interface ListCursor {
 export const LIST_ORDERS = ["starts_at", "cfp_closes_at"] as const;
 export type ListOrder = typeof LIST_ORDERS[number];
 
-/** The selected columns of a stored event, from `events e` joined to its last key `k`. */
-export function eventColumns(sql: Sql): Fragment {
+/**
+ * The selected columns of a stored event, from `events e` joined to its last key `k`. With
+ * `lendCfp` (listings and search), an event without a CFP shows its group's (cfp_from says whose).
+ */
+export function eventColumns(sql: Sql, options: { lendCfp?: boolean } = {}): Fragment {
   return sql`
     e.id, e.external_id, e.platform, e.source_url, e.title, e.description, e.starts_at,
     e.ends_at, e.timezone, e.venue_name, e.city, e.country, e.latitude, e.longitude,
@@ -37,7 +40,8 @@ export function eventColumns(sql: Sql): Fragment {
     e.event_type, e.categories, e.tags, e.topics, e.organiser_name, e.organiser_url,
     e.cover_image_url, e.attendee_count, e.capacity, e.cfp_url, e.cfp_opens_at, e.cfp_closes_at,
     ${cfpStatus(sql, sql`now()`)} AS cfp_status, e.created_at, e.updated_at,
-    ${inAiSearch(sql)} AS in_ai_search, ${duplicatesOf(sql)} AS duplicates`;
+    ${inAiSearch(sql)} AS in_ai_search, ${duplicatesOf(sql)} AS duplicates,
+    ${options.lendCfp ? lentCfp(sql) : sql`NULL::json`} AS cfp_lent`;
 }
 
 /** On `e`: the other listings of its group, as JSON (`[]` when it is in none). */
@@ -56,6 +60,7 @@ type EventRow =
   & Omit<
     StoredEvent,
     "starts_at" | "ends_at" | "cfp_opens_at" | "cfp_closes_at" | "created_at" | "updated_at"
+    | "cfp_from"
   >
   & {
     starts_at: Date;
@@ -64,10 +69,32 @@ type EventRow =
     cfp_closes_at: Date | null;
     created_at: Date;
     updated_at: Date;
+    cfp_lent?: LentCfp | null;
   };
 
+/** A group member's CFP shown on a listing without one (see lentCfp). */
+interface LentCfp {
+  id: string;
+  platform: StoredEvent["platform"];
+  cfp_url: string;
+  cfp_opens_at: string | null;
+  cfp_closes_at: string | null;
+  cfp_status: StoredEvent["cfp_status"];
+}
+
 /** Turns a selected row into the API's Event shape. */
-export function toStoredEvent(row: EventRow): StoredEvent {
+export function toStoredEvent({ cfp_lent: lent, ...row }: EventRow): StoredEvent {
+  const instant = (v: string | null) => (v === null ? null : new Date(v).toISOString());
+  if (lent) {
+    return {
+      ...toStoredEvent(row),
+      cfp_url: lent.cfp_url,
+      cfp_opens_at: instant(lent.cfp_opens_at),
+      cfp_closes_at: instant(lent.cfp_closes_at),
+      cfp_status: lent.cfp_status,
+      cfp_from: { id: lent.id, platform: lent.platform },
+    };
+  }
   return {
     ...row,
     starts_at: row.starts_at.toISOString(),
@@ -76,6 +103,7 @@ export function toStoredEvent(row: EventRow): StoredEvent {
     cfp_closes_at: row.cfp_closes_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    cfp_from: null,
   };
 }
 
@@ -87,10 +115,19 @@ export async function getEventById(sql: Sql, id: string): Promise<StoredEvent | 
   return row ? toStoredEvent(row) : null;
 }
 
-/** Events with the given ids, in no particular order. */
-export async function getEventsByIds(sql: Sql, ids: string[]): Promise<StoredEvent[]> {
+/**
+ * Events with the given ids, in no particular order; as listings show them (lending a group's
+ * CFP, see eventColumns) unless `lendCfp` is false.
+ */
+export async function getEventsByIds(
+  sql: Sql,
+  ids: string[],
+  options: { lendCfp?: boolean } = {},
+): Promise<StoredEvent[]> {
   const rows = await sql<EventRow[]>`
-    SELECT ${eventColumns(sql)} FROM events e JOIN api_keys k ON k.id = e.last_key_id
+    SELECT ${
+    eventColumns(sql, { lendCfp: options.lendCfp !== false })
+  } FROM events e JOIN api_keys k ON k.id = e.last_key_id
     WHERE e.id = ANY(${ids}::uuid[])`;
   return rows.map(toStoredEvent);
 }
@@ -152,7 +189,7 @@ async function listByDeadline(
     ? undefined
     : { cfp_closes_at: page.after.cfp_closes_at, id: page.after.id };
   const order = inDeadlineOrder(sql, {
-    conditions: filterConditions(sql, filters),
+    conditions: filterConditions(sql, { ...filters, cfp_lent: false }),
     limit: page.limit + 1,
     after,
   });
@@ -180,7 +217,7 @@ async function listTier(
 ): Promise<EventRow[]> {
   if (o.match !== null) {
     const ids = await soonestMatches(sql, { ...o, match: o.match, filters, count: o.limit });
-    return await eventRowsInOrder(sql, ids.map((m) => m.id));
+    return await eventRowsInOrder(sql, ids.map((m) => m.id), filters.collapse !== false);
   }
   const page = inStartOrder(sql, {
     at: notOverAt(sql, filters.from),
@@ -189,7 +226,7 @@ async function listTier(
   });
   // Sort keys first, whole events only for the page.
   return await sql<EventRow[]>`
-    SELECT ${eventColumns(sql)}
+    SELECT ${eventColumns(sql, { lendCfp: filters.collapse !== false })}
     FROM ${page} p
     JOIN events e ON e.id = p.id
     JOIN api_keys k ON k.id = e.last_key_id
@@ -197,10 +234,10 @@ async function listTier(
 }
 
 /** The events with these ids, in the order given (an event deleted meanwhile is left out). */
-async function eventRowsInOrder(sql: Sql, ids: string[]): Promise<EventRow[]> {
+async function eventRowsInOrder(sql: Sql, ids: string[], lendCfp: boolean): Promise<EventRow[]> {
   if (ids.length === 0) return [];
   const rows = await sql<EventRow[]>`
-    SELECT ${eventColumns(sql)} FROM events e JOIN api_keys k ON k.id = e.last_key_id
+    SELECT ${eventColumns(sql, { lendCfp })} FROM events e JOIN api_keys k ON k.id = e.last_key_id
     WHERE e.id = ANY(${ids}::uuid[])`;
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);

@@ -38,15 +38,26 @@ for (const kind of testBackends()) {
             withCfp("Closed a second ago", {
               cfp_closes_at: new Date(second - 1000).toISOString(),
             }),
-            withCfp("Closes in a second", { cfp_closes_at: new Date(second + 1000).toISOString() }),
             withCfp("Not open yet", { cfp_opens_at: "2029-01-01", cfp_closes_at: "2029-02-01" }),
             withCfp("Open with no deadline", {}),
             freshEvent({ title: "No CFP at all", starts_at: "2030-06-01T09:00:00Z" }),
           ]);
-          const open = titles(await list("cfp=open"));
-          assert.deepEqual(open, ["Closes in a second", "Open with no deadline"]);
+          // A CFP closing in a second is open through that second: it must be listed when the
+          // answer comes before the second is over. A busy machine may miss that window; such a
+          // try proves nothing and is made again (a few times at most).
+          let proved = false;
+          for (let attempt = 0; attempt < 5 && !proved; attempt++) {
+            const closes = Math.ceil(Date.now() / 1000) * 1000 + 1000;
+            const title = `Closes in a second ${attempt}`;
+            await b.accept([withCfp(title, { cfp_closes_at: new Date(closes).toISOString() })]);
+            const open = titles(await list("cfp=open"));
+            if (Date.now() >= closes + 1000) continue;
+            assert.deepEqual(open, [title, "Open with no deadline"]);
+            proved = true;
+          }
+          assert.ok(proved, "every try answered after its CFP closed: the machine is too busy");
           const any = titles(await list("cfp=any&sort=starts_at"));
-          assert.equal(any.length, 4);
+          assert.ok(any.includes("Closed a second ago") && any.includes("Not open yet"));
           assert.ok(!any.includes("No CFP at all"));
         },
       );

@@ -119,7 +119,7 @@ for (const kind of testBackends()) {
           for (const field of owned) {
             assert.ok(field in e, `${field} missing`);
           }
-          assert.equal(Object.keys(e).length, 38);
+          assert.equal(Object.keys(e).length, 39);
         },
       );
 
