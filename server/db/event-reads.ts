@@ -59,7 +59,12 @@ function duplicatesOf(sql: Sql): Fragment {
 type EventRow =
   & Omit<
     StoredEvent,
-    "starts_at" | "ends_at" | "cfp_opens_at" | "cfp_closes_at" | "created_at" | "updated_at"
+    | "starts_at"
+    | "ends_at"
+    | "cfp_opens_at"
+    | "cfp_closes_at"
+    | "created_at"
+    | "updated_at"
     | "cfp_from"
   >
   & {
