@@ -40,6 +40,9 @@ const Interpreted = z.object({
   when: z.string().optional().meta({ description: "A period named in q, such as next_month." }),
   from: z.string().optional().meta({ description: "Start of that period (UTC)." }),
   to: z.string().optional().meta({ description: "End of that period, inclusive (UTC)." }),
+  cfp: z.enum(["open"]).optional().meta({
+    description: 'Words such as "open cfp" or "call for papers", read as cfp=open.',
+  }),
 }).meta({
   id: "SearchInterpretation",
   description: "What q was read as besides its subject, applied as filters; empty when nothing.",

@@ -82,9 +82,10 @@ export const SearchEventsOutput = z.object({
     when: z.string().optional(),
     from: z.string().optional(),
     to: z.string().optional(),
+    cfp: z.enum(["open"]).optional(),
   }).optional().describe(
     "With a query: what its words were read as besides their subject (a place, online or in " +
-      "person, a period), applied as filters; empty when nothing. Explicit arguments win.",
+      "person, a period, open calls for papers), applied as filters; empty when nothing. Explicit arguments win.",
   ),
 });
 type SearchEventsOutput = z.infer<typeof SearchEventsOutput>;

@@ -23,6 +23,8 @@ export interface Interpreted {
   /** The period `when` was read as (UTC instants, `to` inclusive as in the filters). */
   from?: string;
   to?: string;
+  /** Words asking for open calls for papers (server/search/cfp-words.ts). */
+  cfp?: "open";
 }
 
 /** The query's remaining words and the filters with what they named added. */

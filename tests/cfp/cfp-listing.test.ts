@@ -128,6 +128,22 @@ for (const kind of testBackends()) {
         );
         assert.deepEqual(none.body.data, []);
       });
+
+      await t.step("call for papers in the words is read as cfp=open and reported", async () => {
+        const reply = await get(
+          server.url,
+          "/api/v1/search?q=order%20call%20for%20papers&mode=text",
+        );
+        assert.equal(reply.status, 200, JSON.stringify(reply.body));
+        assert.deepEqual(reply.body.interpreted, { cfp: "open" });
+        // deno-lint-ignore no-explicit-any
+        assert.deepEqual(reply.body.data.map((h: any) => h.event.title).sort(), deadlines());
+        const explicit = await get(
+          server.url,
+          "/api/v1/search?q=order%20call%20for%20papers&mode=text&cfp=any",
+        );
+        assert.deepEqual(explicit.body.interpreted, {});
+      });
     } finally {
       await server.close();
     }
