@@ -6,6 +6,9 @@ import { z } from "zod";
 import { EVENT_FIELDS, PLATFORMS } from "./event-schema.ts";
 
 const nullableString = z.string().nullable();
+
+/** What a call for papers is at the moment of a read. */
+export const CFP_STATUSES = ["open", "not_yet_open", "closed"] as const;
 const instant = (description: string) => z.string().meta({ format: "date-time", description });
 
 /** Another listing of the same real-world event. */
@@ -48,6 +51,25 @@ export const StoredEvent = z.object({
   cover_image_url: nullableString,
   attendee_count: z.number().int().nullable(),
   capacity: z.number().int().nullable(),
+  cfp_url: nullableString.meta({ description: "The call for papers' page; null without a CFP." }),
+  cfp_opens_at: nullableString.meta({
+    format: "date-time",
+    description: "When the call for papers opens, as a UTC instant.",
+  }),
+  cfp_closes_at: nullableString.meta({
+    format: "date-time",
+    description: "When the call for papers closes (open through that second), as a UTC instant.",
+  }),
+  cfp_status: z.enum(CFP_STATUSES).nullable().meta({
+    description: "The call for papers now: open, not_yet_open or closed; null without cfp_url.",
+  }),
+  cfp_from: z.object({
+    id: z.string().meta({ format: "uuid" }),
+    platform: z.enum(PLATFORMS),
+  }).nullable().meta({
+    description: "In listings and search, set when the CFP fields are another listing's of the " +
+      "same real-world event (this one has none): which one. null when they are its own.",
+  }),
   created_at: instant("When the event was first pushed."),
   updated_at: instant("When its content last changed."),
   in_ai_search: z.boolean().meta({

@@ -18,6 +18,7 @@ import {
 } from "./event-fields.ts";
 import { checkTimes, dateTime, utcTimesOf } from "./event-times.ts";
 import { isIanaTimeZone } from "./zoned-time.ts";
+import { cfpDateTime, checkCfp, utcCfpTimesOf } from "./cfp-times.ts";
 
 export const PLATFORMS = [
   "luma",
@@ -82,6 +83,9 @@ const eventShape = {
   cover_image_url: url("cover_image_url").nullish(),
   attendee_count: count("attendee_count").nullish(),
   capacity: count("capacity").nullish(),
+  cfp_url: url("cfp_url").nullish(),
+  cfp_opens_at: cfpDateTime("cfp_opens_at").nullish(),
+  cfp_closes_at: cfpDateTime("cfp_closes_at").nullish(),
 };
 
 type PartialEvent = Record<string, unknown>;
@@ -123,7 +127,8 @@ function checkPrices(e: PartialEvent, ctx: z.RefinementCtx) {
 function checkAcrossFields(e: PartialEvent, ctx: z.RefinementCtx) {
   // `when` runs this on any input, also on an item that is null or not an object at all.
   if (typeof e !== "object" || e === null) return;
-  checkTimes(e, ctx);
+  const times = checkTimes(e, ctx);
+  checkCfp(e, { ctx, eventEndMs: times.endsAt ?? times.startsAt });
   checkPrices(e, ctx);
 }
 
@@ -135,6 +140,7 @@ type CheckedEvent = z.output<z.ZodObject<typeof eventShape>>;
  */
 function toEventRecord(e: CheckedEvent) {
   const times = utcTimesOf(e);
+  const cfp = utcCfpTimesOf(e);
   return {
     external_id: e.external_id,
     source_url: e.source_url,
@@ -166,6 +172,9 @@ function toEventRecord(e: CheckedEvent) {
     cover_image_url: given(e.cover_image_url),
     attendee_count: given(e.attendee_count),
     capacity: given(e.capacity),
+    cfp_url: given(e.cfp_url),
+    cfp_opens_at: cfp.opensAt,
+    cfp_closes_at: cfp.closesAt,
   } satisfies Record<keyof typeof eventShape, unknown>;
 }
 

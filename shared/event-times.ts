@@ -86,8 +86,14 @@ let lastChecked: object | null = null;
 let lastStartsAt: number | null = null;
 let lastEndsAt: number | null = null;
 
-/** starts_at and ends_at as instants: each readable, storable, and in order. */
-export function checkTimes(e: Record<string, unknown>, ctx: z.RefinementCtx) {
+/**
+ * starts_at and ends_at as instants: each readable, storable, and in order. Returns the instants
+ * (null where missing or refused) for the rules that compare other times with them.
+ */
+export function checkTimes(
+  e: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+): { startsAt: number | null; endsAt: number | null } {
   const zone = e.timezone;
   const timezone = typeof zone === "string" && isIanaTimeZone(zone) ? zone : null;
   const timezoneGiven = zone !== undefined && zone !== null && zone !== "";
@@ -105,6 +111,7 @@ export function checkTimes(e: Record<string, unknown>, ctx: z.RefinementCtx) {
   lastChecked = e;
   lastStartsAt = startsAt;
   lastEndsAt = endsAt;
+  return { startsAt, endsAt };
 }
 
 /**

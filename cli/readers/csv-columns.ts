@@ -19,8 +19,21 @@ const KNOWN_FIELDS = new Set<string>(EVENT_FIELDS);
 const TRUE_WORDS = new Set(["true", "t", "yes", "y", "1", "on"]);
 const FALSE_WORDS = new Set(["false", "f", "no", "n", "0", "off"]);
 
+/**
+ * Headers that conference lists use for the CFP fields (tech-conferences/conference-data's
+ * cfpUrl and cfpEndDate, others' cfp_deadline), as normaliseHeader spells them.
+ */
+const HEADER_ALIASES = new Map([
+  ["cfpurl", "cfp_url"],
+  ["cfp_link", "cfp_url"],
+  ["cfpenddate", "cfp_closes_at"],
+  ["cfp_deadline", "cfp_closes_at"],
+  ["cfpstartdate", "cfp_opens_at"],
+]);
+
 function normaliseHeader(header: string): string {
-  return header.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const name = header.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  return HEADER_ALIASES.get(name) ?? name;
 }
 
 /**

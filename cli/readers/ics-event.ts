@@ -93,6 +93,24 @@ function organiser(component: Component): { name?: string; url?: string } {
   };
 }
 
+/**
+ * X-CFP-CLOSES (and X-CFP-OPENS) as the event schema reads CFP dates: a basic-format date
+ * (20270115) becomes 2027-01-15, a basic date-time 20270115T235959Z its extended form; anything
+ * else is passed on for the schema to judge. iCalendar has no standard CFP property.
+ */
+function cfpDate(component: Component, name: string): string | undefined {
+  const value = component.getFirstPropertyValue(name);
+  if (value instanceof ICAL.Time) return value.toString();
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const v = value.trim();
+  const basic = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/i.exec(v);
+  if (!basic) return v;
+  const date = `${basic[1]}-${basic[2]}-${basic[3]}`;
+  return basic[4] === undefined
+    ? date
+    : `${date}T${basic[4]}:${basic[5]}:${basic[6]}${basic[7].toUpperCase()}`;
+}
+
 const CANCELLED = "cancelled (STATUS:CANCELLED)";
 
 /** Whether a skip reason says the event was cancelled (the service then deletes it). */
@@ -143,6 +161,9 @@ export function buildEvent(
   const host = organiser(component);
   if (host.name) event.organiser_name = host.name;
   if (host.url) event.organiser_url = host.url;
+  event.cfp_url = text(component, "x-cfp-url");
+  event.cfp_opens_at = cfpDate(component, "x-cfp-opens");
+  event.cfp_closes_at = cfpDate(component, "x-cfp-closes");
   for (const key of Object.keys(event)) if (event[key] === undefined) delete event[key];
   return { ok: true, event };
 }

@@ -11,7 +11,7 @@ import {
 } from "../../shared/zoned-time.ts";
 import { toValidationDetails } from "../../shared/validation-details.ts";
 import type { EventFilters } from "../db/event-filters.ts";
-import type { ListCursor } from "../db/event-reads.ts";
+import { LIST_ORDERS, type ListCursor, type ListOrder } from "../db/event-reads.ts";
 import { validationError } from "../errors.ts";
 import { decodeListCursor, encodeListCursor } from "../events/list-cursor.ts";
 import { nearFilterOf, nearQueryShape, radiusNeedsNear } from "./near-query.ts";
@@ -136,11 +136,57 @@ export const eventQueryShape = {
       "the others in its `duplicates`. false lists every listing.",
   }),
   ...nearQueryShape,
+  cfp: z.enum(["open", "any"], { error: () => "cfp must be open or any" }).optional().meta({
+    description: "Events with a call for papers (`any`), or one open now (`open`: opened and " +
+      "not yet past its deadline). With `open`, listings sort by deadline unless `sort` says " +
+      "otherwise.",
+  }),
+  cfp_closes_before: instant("cfp_closes_before", true).meta({
+    description: "Events whose call for papers closes strictly before this instant; a date " +
+      "means the end of that day (UTC), as `to` reads it.",
+  }),
+  cfp_closes_after: instant("cfp_closes_after", false).meta({
+    description: "Events whose call for papers closes strictly after this instant; a date " +
+      "means the start of that day (UTC), as `from` reads it.",
+  }),
   limit: pageSize({ max: 100, fallback: 20 }),
   cursor: cursor.meta({ description: "The next_cursor of the previous page." }),
 };
 
-export const EventListQuery = z.strictObject(eventQueryShape).superRefine(radiusNeedsNear);
+/** `sort` of a listing: its default follows `cfp` (listOrderOf). */
+export const sortParameter = z.enum(LIST_ORDERS, {
+  error: () => `sort must be one of ${LIST_ORDERS.join(", ")}`,
+}).optional().meta({
+  description: "starts_at: soonest start first (the default). cfp_closes_at: events with a call " +
+    "for papers, soonest deadline first, those without a deadline last (the default with " +
+    "cfp=open).",
+});
+
+/** The order a listing query asks for: `sort`, else by deadline with cfp=open, else by start. */
+export function listOrderOf(q: { sort?: ListOrder; cfp?: "open" | "any" }): ListOrder {
+  return q.sort ?? (q.cfp === "open" ? "cfp_closes_at" : "starts_at");
+}
+
+/** A cursor is only good for the order that issued it. */
+function cursorFitsOrder(
+  q: { sort?: ListOrder; cfp?: "open" | "any"; cursor?: ListCursor },
+  ctx: z.RefinementCtx,
+) {
+  if (q.cursor === undefined) return;
+  const byDeadline = listOrderOf(q) === "cfp_closes_at";
+  if (byDeadline !== (q.cursor.cfp_closes_at !== undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["cursor"],
+      message: `cursor belongs to a listing in another order: pass the sort and cfp of the ` +
+        "listing that gave it, or start again without cursor",
+    });
+  }
+}
+
+export const EventListQuery = z.strictObject({ ...eventQueryShape, sort: sortParameter })
+  .superRefine(radiusNeedsNear)
+  .superRefine(cursorFitsOrder);
 
 /** Encodes a cursor for `next_cursor`. */
 export function encodeCursor(c: ListCursor | null): string | null {
@@ -163,8 +209,10 @@ export function parseQuery<T extends z.ZodType>(
 }
 
 /** The filters part of a parsed query. */
-export function filtersOf(q: z.output<typeof EventListQuery>): EventFilters {
-  const { limit: _limit, cursor: _cursor, near, radius_km, ...rest } = q;
+export function filtersOf(
+  q: Omit<z.output<typeof EventListQuery>, "sort"> & { sort?: ListOrder },
+): EventFilters {
+  const { limit: _limit, cursor: _cursor, sort: _sort, near, radius_km, ...rest } = q;
   const filters = { ...rest, near: nearFilterOf({ near, radius_km }) };
   return Object.fromEntries(
     Object.entries(filters).filter(([, v]) => v !== undefined),

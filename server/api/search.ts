@@ -50,6 +50,9 @@ const Interpreted = z.object({
     description: "Named in q but not read as a filter (a bare place, a phrase such as " +
       '"online safety"): those words stay in the query and only rank.',
   }),
+  cfp: z.enum(["open"]).optional().meta({
+    description: 'Words such as "open cfp" or "call for papers", read as cfp=open.',
+  }),
 }).meta({
   id: "SearchInterpretation",
   description: "What q was read as besides its subject, applied as filters (and in `ranked`, " +

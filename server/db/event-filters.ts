@@ -6,6 +6,7 @@ import type { Fragment, Sql } from "postgres";
 import { type Attendance, attendanceCondition } from "./attendance.ts";
 import { nearCondition, type NearFilter } from "./near-condition.ts";
 import { notOver, notOverAt } from "./start-order.ts";
+import { cfpOpenAt, lentCfpMeets } from "./cfp-rule.ts";
 
 /** Filters of the list and search endpoints, already validated. */
 export interface EventFilters {
@@ -35,6 +36,17 @@ export interface EventFilters {
    * hidden member holds still finds the group.
    */
   collapseMatch?: string;
+  /** Events with a call for papers (`any`), or one open at the moment of the request (`open`). */
+  cfp?: "open" | "any";
+  /** Events whose CFP closes strictly before this instant. */
+  cfp_closes_before?: Date;
+  /** Events whose CFP closes strictly after this instant. */
+  cfp_closes_after?: Date;
+  /**
+   * Whether `cfp` also keeps an event without a CFP of its own whose group (duplicates) has one
+   * (absent means true). The deadline order sets it false: there each CFP stands for itself.
+   */
+  cfp_lent?: boolean;
 }
 
 /** The WHERE conditions shared by listing and searching. */
@@ -66,10 +78,28 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
   }
   if (f.near !== undefined) parts.push(nearCondition(sql, f.near));
   if (f.attendance !== undefined) parts.push(attendanceCondition(sql, f.attendance));
+  parts.push(...cfpConditions(sql, f));
   if (f.collapse !== false) parts.push(shownCollapsed(sql, f));
   return parts.length === 1
     ? parts[0]
     : parts.slice(1).reduce((acc, part) => sql`${acc} AND ${part}`);
+}
+
+/** The call-for-papers filters' conditions (server/db/cfp-rule.ts says what open means). */
+function cfpConditions(sql: Sql, f: EventFilters): Fragment[] {
+  const parts: Fragment[] = [];
+  const lent = f.cfp_lent !== false;
+  if (f.cfp !== undefined) {
+    const own = f.cfp === "open" ? cfpOpenAt(sql, sql`now()`) : sql`e.cfp_url IS NOT NULL`;
+    parts.push(lent ? sql`(${own} OR ${lentCfpMeets(sql, own)})` : own);
+  }
+  if (f.cfp_closes_before !== undefined) {
+    parts.push(sql`e.cfp_url IS NOT NULL AND e.cfp_closes_at < ${f.cfp_closes_before}`);
+  }
+  if (f.cfp_closes_after !== undefined) {
+    parts.push(sql`e.cfp_url IS NOT NULL AND e.cfp_closes_at > ${f.cfp_closes_after}`);
+  }
+  return parts;
 }
 
 /**

@@ -2,7 +2,14 @@
 import type { Fragment, Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { inAiSearch } from "./ai-search-rule.ts";
-import { afterPosition, conditionsBesidesFrom, type EventFilters } from "./event-filters.ts";
+import { cfpStatus, lentCfp } from "./cfp-rule.ts";
+import {
+  afterPosition,
+  conditionsBesidesFrom,
+  type EventFilters,
+  filterConditions,
+} from "./event-filters.ts";
+import { deadlinePositionOf, inDeadlineOrder } from "./deadline-order.ts";
 import { soonestMatches } from "./soonest-matches.ts";
 import { inStartOrder, notOverAt } from "./start-order.ts";
 import { textQueryOf } from "./text-query.ts";
@@ -13,17 +20,28 @@ export interface ListCursor {
   tier?: number;
   starts_at: string;
   id: string;
+  /** In deadline order (`sort=cfp_closes_at`): the row's deadline, "infinity" for none. */
+  cfp_closes_at?: string;
 }
 
-/** The selected columns of a stored event, from `events e` joined to its last key `k`. */
-export function eventColumns(sql: Sql): Fragment {
+/** The orders a listing can take: start time (the default) or CFP deadline. */
+export const LIST_ORDERS = ["starts_at", "cfp_closes_at"] as const;
+export type ListOrder = typeof LIST_ORDERS[number];
+
+/**
+ * The selected columns of a stored event, from `events e` joined to its last key `k`. With
+ * `lendCfp` (listings and search), an event without a CFP shows its group's (cfp_from says whose).
+ */
+export function eventColumns(sql: Sql, options: { lendCfp?: boolean } = {}): Fragment {
   return sql`
     e.id, e.external_id, e.platform, e.source_url, e.title, e.description, e.starts_at,
     e.ends_at, e.timezone, e.venue_name, e.city, e.country, e.latitude, e.longitude,
     e.is_virtual, e.is_hybrid, e.is_free, e.price_min, e.price_max, e.currency, e.is_sold_out,
     e.event_type, e.categories, e.tags, e.topics, e.organiser_name, e.organiser_url,
-    e.cover_image_url, e.attendee_count, e.capacity, e.created_at, e.updated_at,
-    ${inAiSearch(sql)} AS in_ai_search, ${duplicatesOf(sql)} AS duplicates`;
+    e.cover_image_url, e.attendee_count, e.capacity, e.cfp_url, e.cfp_opens_at, e.cfp_closes_at,
+    ${cfpStatus(sql, sql`now()`)} AS cfp_status, e.created_at, e.updated_at,
+    ${inAiSearch(sql)} AS in_ai_search, ${duplicatesOf(sql)} AS duplicates,
+    ${options.lendCfp ? lentCfp(sql) : sql`NULL::json`} AS cfp_lent`;
 }
 
 /** On `e`: the other listings of its group, as JSON (`[]` when it is in none). */
@@ -38,21 +56,59 @@ function duplicatesOf(sql: Sql): Fragment {
     WHERE m.event_id = e.id), '[]'::json)`;
 }
 
-type EventRow = Omit<StoredEvent, "starts_at" | "ends_at" | "created_at" | "updated_at"> & {
-  starts_at: Date;
-  ends_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-};
+type EventRow =
+  & Omit<
+    StoredEvent,
+    | "starts_at"
+    | "ends_at"
+    | "cfp_opens_at"
+    | "cfp_closes_at"
+    | "created_at"
+    | "updated_at"
+    | "cfp_from"
+  >
+  & {
+    starts_at: Date;
+    ends_at: Date | null;
+    cfp_opens_at: Date | null;
+    cfp_closes_at: Date | null;
+    created_at: Date;
+    updated_at: Date;
+    cfp_lent?: LentCfp | null;
+  };
+
+/** A group member's CFP shown on a listing without one (see lentCfp). */
+interface LentCfp {
+  id: string;
+  platform: StoredEvent["platform"];
+  cfp_url: string;
+  cfp_opens_at: string | null;
+  cfp_closes_at: string | null;
+  cfp_status: StoredEvent["cfp_status"];
+}
 
 /** Turns a selected row into the API's Event shape. */
-export function toStoredEvent(row: EventRow): StoredEvent {
+export function toStoredEvent({ cfp_lent: lent, ...row }: EventRow): StoredEvent {
+  const instant = (v: string | null) => (v === null ? null : new Date(v).toISOString());
+  if (lent) {
+    return {
+      ...toStoredEvent(row),
+      cfp_url: lent.cfp_url,
+      cfp_opens_at: instant(lent.cfp_opens_at),
+      cfp_closes_at: instant(lent.cfp_closes_at),
+      cfp_status: lent.cfp_status,
+      cfp_from: { id: lent.id, platform: lent.platform },
+    };
+  }
   return {
     ...row,
     starts_at: row.starts_at.toISOString(),
     ends_at: row.ends_at?.toISOString() ?? null,
+    cfp_opens_at: row.cfp_opens_at?.toISOString() ?? null,
+    cfp_closes_at: row.cfp_closes_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    cfp_from: null,
   };
 }
 
@@ -64,10 +120,19 @@ export async function getEventById(sql: Sql, id: string): Promise<StoredEvent | 
   return row ? toStoredEvent(row) : null;
 }
 
-/** Events with the given ids, in no particular order. */
-export async function getEventsByIds(sql: Sql, ids: string[]): Promise<StoredEvent[]> {
+/**
+ * Events with the given ids, in no particular order; as listings show them (lending a group's
+ * CFP, see eventColumns) unless `lendCfp` is false.
+ */
+export async function getEventsByIds(
+  sql: Sql,
+  ids: string[],
+  options: { lendCfp?: boolean } = {},
+): Promise<StoredEvent[]> {
   const rows = await sql<EventRow[]>`
-    SELECT ${eventColumns(sql)} FROM events e JOIN api_keys k ON k.id = e.last_key_id
+    SELECT ${
+    eventColumns(sql, { lendCfp: options.lendCfp !== false })
+  } FROM events e JOIN api_keys k ON k.id = e.last_key_id
     WHERE e.id = ANY(${ids}::uuid[])`;
   return rows.map(toStoredEvent);
 }
@@ -80,8 +145,9 @@ export async function getEventsByIds(sql: Sql, ids: string[]): Promise<StoredEve
 export async function listEvents(
   sql: Sql,
   filters: EventFilters,
-  page: { limit: number; after?: ListCursor },
+  page: { limit: number; after?: ListCursor; sort?: ListOrder },
 ): Promise<{ events: StoredEvent[]; next: ListCursor | null }> {
+  if (page.sort === "cfp_closes_at") return await listByDeadline(sql, filters, page);
   const { q, ...rest } = filters;
   const text = q === undefined ? null : await textQueryOf(sql, q);
   if (q !== undefined && text === null) return { events: [], next: null };
@@ -115,6 +181,39 @@ export async function listEvents(
   };
 }
 
+/**
+ * A page of events with a CFP, soonest deadline first (server/db/deadline-order.ts). Words filter
+ * (any tier of `q`) without ranking: the deadline is the order.
+ */
+async function listByDeadline(
+  sql: Sql,
+  filters: EventFilters,
+  page: { limit: number; after?: ListCursor },
+): Promise<{ events: StoredEvent[]; next: ListCursor | null }> {
+  const after = page.after?.cfp_closes_at === undefined
+    ? undefined
+    : { cfp_closes_at: page.after.cfp_closes_at, id: page.after.id };
+  const order = inDeadlineOrder(sql, {
+    conditions: filterConditions(sql, { ...filters, cfp_lent: false }),
+    limit: page.limit + 1,
+    after,
+  });
+  const rows = await sql<EventRow[]>`
+    SELECT ${eventColumns(sql)}
+    FROM ${order} p
+    JOIN events e ON e.id = p.id
+    JOIN api_keys k ON k.id = e.last_key_id
+    ORDER BY p.deadline, p.id`;
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    events: shown.map(toStoredEvent),
+    next: rows.length > page.limit && last
+      ? { starts_at: last.starts_at.toISOString(), ...deadlinePositionOf(last) }
+      : null,
+  };
+}
+
 /** Events of one text-match tier (or all events) after the cursor, soonest first. */
 async function listTier(
   sql: Sql,
@@ -123,7 +222,7 @@ async function listTier(
 ): Promise<EventRow[]> {
   if (o.match !== null) {
     const ids = await soonestMatches(sql, { ...o, match: o.match, filters, count: o.limit });
-    return await eventRowsInOrder(sql, ids.map((m) => m.id));
+    return await eventRowsInOrder(sql, ids.map((m) => m.id), filters.collapse !== false);
   }
   const page = inStartOrder(sql, {
     at: notOverAt(sql, filters.from),
@@ -132,7 +231,7 @@ async function listTier(
   });
   // Sort keys first, whole events only for the page.
   return await sql<EventRow[]>`
-    SELECT ${eventColumns(sql)}
+    SELECT ${eventColumns(sql, { lendCfp: filters.collapse !== false })}
     FROM ${page} p
     JOIN events e ON e.id = p.id
     JOIN api_keys k ON k.id = e.last_key_id
@@ -140,10 +239,10 @@ async function listTier(
 }
 
 /** The events with these ids, in the order given (an event deleted meanwhile is left out). */
-async function eventRowsInOrder(sql: Sql, ids: string[]): Promise<EventRow[]> {
+async function eventRowsInOrder(sql: Sql, ids: string[], lendCfp: boolean): Promise<EventRow[]> {
   if (ids.length === 0) return [];
   const rows = await sql<EventRow[]>`
-    SELECT ${eventColumns(sql)} FROM events e JOIN api_keys k ON k.id = e.last_key_id
+    SELECT ${eventColumns(sql, { lendCfp })} FROM events e JOIN api_keys k ON k.id = e.last_key_id
     WHERE e.id = ANY(${ids}::uuid[])`;
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);

@@ -58,14 +58,14 @@ export async function upsertEvents(
       starts_at, ends_at, timezone, venue_name, city, country, latitude, longitude, is_virtual,
       is_hybrid, is_free, price_min, price_max, currency, is_sold_out, event_type, categories,
       tags, topics, organiser_name, organiser_url, cover_image_url, attendee_count, capacity,
-      content_hash
+      cfp_url, cfp_opens_at, cfp_closes_at, content_hash
     )
     SELECT
       external_id, platform, ${writer.contributorId}::uuid, ${writer.keyId}::uuid, source_url,
       title, description, starts_at, ends_at, timezone, venue_name, city, country, latitude,
       longitude, is_virtual, is_hybrid, is_free, price_min, price_max, currency, is_sold_out,
       event_type, categories, tags, topics, organiser_name, organiser_url, cover_image_url,
-      attendee_count, capacity, content_hash
+      attendee_count, capacity, cfp_url, cfp_opens_at, cfp_closes_at, content_hash
     FROM jsonb_to_recordset(${sql.json(rows)}::jsonb) AS x(
       external_id text, platform text, source_url text, title text, description text,
       starts_at timestamptz, ends_at timestamptz, timezone text, venue_name text, city text,
@@ -73,7 +73,7 @@ export async function upsertEvents(
       is_free boolean, price_min float8, price_max float8, currency text, is_sold_out boolean,
       event_type text, categories text[], tags text[], topics text[], organiser_name text,
       organiser_url text, cover_image_url text, attendee_count integer, capacity integer,
-      content_hash text
+      cfp_url text, cfp_opens_at timestamptz, cfp_closes_at timestamptz, content_hash text
     )
     -- Skip rows that would change nothing (an identical re-send by the same key) or that belong
     -- to someone else before the insert is attempted: each attempt computes the row's tsvector,
@@ -97,7 +97,8 @@ export async function upsertEvents(
       topics = EXCLUDED.topics, organiser_name = EXCLUDED.organiser_name,
       organiser_url = EXCLUDED.organiser_url, cover_image_url = EXCLUDED.cover_image_url,
       attendee_count = EXCLUDED.attendee_count, capacity = EXCLUDED.capacity,
-      content_hash = EXCLUDED.content_hash,
+      cfp_url = EXCLUDED.cfp_url, cfp_opens_at = EXCLUDED.cfp_opens_at,
+      cfp_closes_at = EXCLUDED.cfp_closes_at, content_hash = EXCLUDED.content_hash,
       updated_at = CASE WHEN e.content_hash = EXCLUDED.content_hash THEN e.updated_at ELSE now() END
     -- Another contributor's event is never touched; an identical re-send by the same key is a no-op.
     WHERE e.contributor_id = EXCLUDED.contributor_id

@@ -39,7 +39,9 @@ export async function listEventsFairly(
   ]);
   const choice = chooseFairPage({ reviewed: reviewedHead, unreviewed: unreviewedHead }, limit);
   const byId = new Map(
-    (await getEventsByIds(sql, choice.shown.map((e) => e.id))).map((e) => [e.id, e]),
+    (await getEventsByIds(sql, choice.shown.map((e) => e.id), {
+      lendCfp: filters.collapse !== false,
+    })).map((e) => [e.id, e]),
   );
   const r = choice.lastReviewed ?? after?.reviewed;
   const u = choice.lastUnreviewed ?? after?.unreviewed;

@@ -20,9 +20,16 @@ export function listCursorOf(value: unknown): ListCursor | null {
     typeof c?.starts_at === "string" && typeof c.id === "string" &&
     (c.tier === undefined ||
       (Number.isInteger(c.tier) && Number(c.tier) >= 0 && Number(c.tier) < 100)) &&
-    parseDateTime(c.starts_at).kind === "instant" && isUuid(c.id)
+    parseDateTime(c.starts_at).kind === "instant" && isUuid(c.id) &&
+    (c.cfp_closes_at === undefined || c.cfp_closes_at === "infinity" ||
+      (typeof c.cfp_closes_at === "string" && parseDateTime(c.cfp_closes_at).kind === "instant"))
   ) {
-    return { starts_at: c.starts_at, id: c.id, tier: c.tier as number | undefined };
+    return {
+      starts_at: c.starts_at,
+      id: c.id,
+      tier: c.tier as number | undefined,
+      ...(c.cfp_closes_at === undefined ? {} : { cfp_closes_at: c.cfp_closes_at as string }),
+    };
   }
   return null;
 }

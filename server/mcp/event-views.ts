@@ -4,7 +4,7 @@
  * give the start in UTC and in the event's own zone, the way to attend, and our page's URL.
  */
 import { z } from "zod";
-import { StoredEvent } from "../../shared/api-schemas.ts";
+import { CFP_STATUSES, StoredEvent } from "../../shared/api-schemas.ts";
 import { displayZone, localIso } from "../events/local-times.ts";
 import { ATTENDANCE, attendanceOf } from "../db/attendance.ts";
 
@@ -44,6 +44,16 @@ export const CompactEvent = z.object({
   ),
   page_url: z.string().describe("The event's page on this service."),
   in_ai_search: z.boolean().describe("Whether the event is in AI (semantic) search."),
+  cfp_url: z.string().nullable().describe(
+    "Where to submit a talk (the call for papers); null when the event has none.",
+  ),
+  cfp_opens_at: z.string().nullable().describe("When the CFP opens, UTC; null when not given."),
+  cfp_closes_at: z.string().nullable().describe(
+    "The CFP deadline, UTC (open through that second); null when none is given.",
+  ),
+  cfp_status: z.enum(CFP_STATUSES).nullable().describe(
+    "The CFP now: open, not_yet_open or closed; null without a CFP.",
+  ),
   score: z.number().nullable().describe(
     "Relevance of a ranked result (higher is better; compare only within one answer); null " +
       "in a listing.",
@@ -85,6 +95,12 @@ export function compactEvent(event: StoredEvent, site: Site, score?: number): Co
     source_url: event.source_url.length <= LIMITS.sourceUrl ? event.source_url : null,
     page_url: pageUrl(site, event.id),
     in_ai_search: event.in_ai_search,
+    cfp_url: event.cfp_url !== null && event.cfp_url.length <= LIMITS.sourceUrl
+      ? event.cfp_url
+      : null,
+    cfp_opens_at: event.cfp_opens_at,
+    cfp_closes_at: event.cfp_closes_at,
+    cfp_status: event.cfp_status,
     score: score === undefined ? null : Math.round(score * 10_000) / 10_000,
   };
 }

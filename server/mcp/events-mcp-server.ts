@@ -28,7 +28,7 @@ const INSTRUCTIONS = `Technology events (meetups, conferences, workshops, hackat
 their organisers and by community scrapers. Start with search_events; use list_facets to learn \
 which cities, countries and topics have events before asking the user to narrow down; get_event \
 for every detail of one event; find_similar_events for "more like this". Cite events with their \
-page_url or source_url. Times are given in UTC and in the event's own zone.`;
+page_url or source_url. Times are given in UTC and in the event's own zone. For speakers: search_events with cfp "open" lists calls for papers still taking proposals, soonest deadline first.`;
 
 for (
   const schema of [
@@ -60,8 +60,13 @@ Filters combine with AND: city, country, topic, near (a point and radius in km),
 this_week, this_weekend, next_week, this_month, next_month, in the asker's timezone) or from/to, \
 online (online, in_person, hybrid) and free. Past events appear only with from. Each result has \
 the event's id (for get_event and find_similar_events), start in UTC and local time, place, \
-price, a short description, source_url and page_url. Page with next_cursor. Example: \
-{"query": "rust", "city": "Berlin", "when": "next_month", "timezone": "Europe/Berlin"}.`,
+price, a short description, source_url and page_url, and its call for papers (cfp_url, \
+cfp_closes_at, cfp_status). Page with next_cursor. Example: \
+{"query": "rust", "city": "Berlin", "when": "next_month", "timezone": "Europe/Berlin"}. \
+To answer "where can I still submit a talk about X": call with cfp "open" and X as topic (or as \
+query with sort "cfp_closes_at"), add a place if the asker named one; results come soonest \
+deadline first. Tell the asker each event's deadline (cfp_closes_at, in their zone; it is open \
+through that second; null means no deadline given) and link cfp_url, where proposals are sent.`,
       inputSchema: SearchEventsInput,
       outputSchema: SearchEventsOutput,
       annotations: { title: "Search tech events", ...READ_ONLY },

@@ -97,6 +97,22 @@ export const filterArguments = {
     "true (default): one result per real-world event, however many contributors or platforms " +
       "list it; false: every listing.",
   ),
+  cfp: z.enum(["open", "any"], { error: () => 'cfp must be "open" or "any"' }).optional()
+    .describe(
+      "Calls for papers (talk proposals): open = only events whose CFP is open now (opened, " +
+        "deadline not passed), the way to find where a speaker can still submit; any = events " +
+        "with a CFP at all. Each result gives cfp_url, cfp_closes_at and cfp_status.",
+    ),
+  cfp_closes_before: dateArgument("cfp_closes_before", "2027-03-31T23:59:59Z").optional()
+    .describe(
+      "Only CFPs closing strictly before this: a date (the whole day, in timezone) or a " +
+        "date-time with offset.",
+    ),
+  cfp_closes_after: dateArgument("cfp_closes_after", "2027-03-01T00:00:00Z").optional()
+    .describe(
+      "Only CFPs closing strictly after this: a date (from its start, in timezone) or a " +
+        "date-time with offset.",
+    ),
   near: NearArgument.optional().describe(
     "Only events with coordinates within radius_km of a point (great-circle distance). Events " +
       "without coordinates (most online events) never match. Example: " +
@@ -136,7 +152,19 @@ export function toEventFilters(
     attendance: args.online,
     near: args.near,
     collapse: args.collapse,
+    cfp: args.cfp,
   };
+  if (args.cfp_closes_before !== undefined) {
+    filters.cfp_closes_before = instant(
+      "cfp_closes_before",
+      args.cfp_closes_before,
+      timeZone,
+      true,
+    );
+  }
+  if (args.cfp_closes_after !== undefined) {
+    filters.cfp_closes_after = instant("cfp_closes_after", args.cfp_closes_after, timeZone, false);
+  }
   let period: AppliedPeriod | null = null;
   if (args.when !== undefined) {
     if (args.from !== undefined || args.to !== undefined) {

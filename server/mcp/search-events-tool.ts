@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { AppDeps } from "../app-env.ts";
 import { countEvents } from "../db/event-counts.ts";
 import type { EventFilters } from "../db/event-filters.ts";
-import { listEvents } from "../db/event-reads.ts";
+import { LIST_ORDERS, listEvents } from "../db/event-reads.ts";
 import { listEventsFairly } from "../events/fair-listing.ts";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import { SEARCH_MODES, searchEvents, type SearchMode } from "../search/search-events.ts";
@@ -35,6 +35,14 @@ export const SearchEventsInput = strictArguments({
       "available, text otherwise; the result's mode says which ran.",
   ),
   ...filterArguments,
+  sort: z.enum(LIST_ORDERS, {
+    error: () => `sort must be one of ${LIST_ORDERS.join(", ")}`,
+  }).optional().describe(
+    "starts_at: soonest start first. cfp_closes_at: events with a call for papers, soonest " +
+      "deadline first (those without a deadline last); with a query, its words then filter " +
+      "instead of ranking. Default: cfp_closes_at without a query when cfp is open, else " +
+      "starts_at (a query ranks).",
+  ),
   limit: z.number({ error: () => "limit must be a whole number from 1 to 50" })
     .int({ error: "limit must be a whole number from 1 to 50" })
     .min(1, { error: "limit must be a whole number from 1 to 50" })
@@ -54,7 +62,8 @@ const Period = z.object({
 
 export const SearchEventsOutput = z.object({
   mode: z.enum(["upcoming", ...SEARCH_MODES]).describe(
-    "What ran: upcoming (no query: soonest first), text, semantic or hybrid.",
+    "What ran: upcoming (a listing: soonest first, or soonest deadline first with sort " +
+      "cfp_closes_at), text, semantic or hybrid.",
   ),
   query: z.string().nullable(),
   total: z.number().int().nullable().describe(
@@ -79,9 +88,10 @@ export const SearchEventsOutput = z.object({
       attendance: z.enum(["online", "in_person"]).optional(),
       when: z.string().optional(),
     }).optional().describe("Named in the query but only ranked, not applied as a filter."),
+    cfp: z.enum(["open"]).optional(),
   }).optional().describe(
     "With a query: what its words were read as besides their subject (a place, online or in " +
-      "person, a period), applied as filters; empty when nothing. Explicit arguments win.",
+      "person, a period, open calls for papers), applied as filters; empty when nothing. Explicit arguments win.",
   ),
 });
 type SearchEventsOutput = z.infer<typeof SearchEventsOutput>;
@@ -99,7 +109,15 @@ export async function searchEventsTool(
     : decodePageCursor(args.cursor, RANKED_WINDOW);
   const notices: string[] = [];
   let page: Page;
-  if (args.query === undefined) {
+  const byDeadline = args.sort === "cfp_closes_at" ||
+    (args.sort === undefined && args.query === undefined && args.cfp === "open");
+  if (byDeadline) {
+    page = await deadlineListing(deps, site, {
+      filters: { ...filters, ...(args.query === undefined ? {} : { q: args.query }) },
+      limit: args.limit,
+      cursor,
+    });
+  } else if (args.query === undefined) {
     if (args.mode !== undefined) {
       notices.push("mode applies only with a query: these are upcoming events, soonest first.");
     }
@@ -154,6 +172,39 @@ async function listing(
     total_capped: total.capped,
     results: results.slice(0, fitPage(results)),
     next_cursor: page.next ? encodePageCursor(page.next) : null,
+  };
+}
+
+/** Events with a CFP, soonest deadline first (with a query, those matching its words). */
+async function deadlineListing(
+  deps: AppDeps,
+  site: Site,
+  o: { filters: EventFilters; limit: number; cursor?: PageCursor },
+): Promise<Page> {
+  const after = o.cursor?.kind === "listing" ? o.cursor.after : undefined;
+  if (o.cursor !== undefined && after?.cfp_closes_at === undefined) throw wrongCursor();
+  const sql = deps.db.sql;
+  let limit = o.limit;
+  let page: Awaited<ReturnType<typeof listEvents>>;
+  let results: CompactEvent[];
+  // As in `listing`: a page too large for the budget is asked again with fewer events.
+  for (;;) {
+    page = await listEvents(sql, o.filters, { limit, after, sort: "cfp_closes_at" });
+    results = page.events.map((e) => compactEvent(e, site));
+    const kept = fitPage(results);
+    if (kept >= results.length || limit <= 1) break;
+    limit = Math.max(1, kept);
+  }
+  const total = !o.cursor && !page.next
+    ? { count: page.events.length, capped: false }
+    : await countEvents(sql, { ...o.filters, cfp: o.filters.cfp ?? "any" }, TOTAL_CAP);
+  return {
+    mode: "upcoming",
+    query: o.filters.q ?? null,
+    total: total.count,
+    total_capped: total.capped,
+    results: results.slice(0, fitPage(results)),
+    next_cursor: page.next ? encodePageCursor({ kind: "listing", after: page.next }) : null,
   };
 }
 

@@ -30,6 +30,8 @@ export interface Interpreted extends Understood {
   to?: string;
   /** Named in the words but not read as a filter: those words only rank. */
   ranked?: Understood;
+  /** Words asking for open calls for papers (server/search/cfp-words.ts). */
+  cfp?: "open";
 }
 
 /** The query's remaining words and the filters with what they named added. */

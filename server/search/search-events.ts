@@ -13,6 +13,7 @@ import { AppError } from "../errors.ts";
 import type { AiSearch } from "../embeddings/ai-search.ts";
 import { fuseHybrid, type FusionSettings } from "./hybrid-fusion.ts";
 import { type Interpreted, interpretQuery } from "./interpret-query.ts";
+import { readCfpWords } from "./cfp-words.ts";
 import { rankByText, rankByVector, type RankedEvent, withEvents } from "./ranked-events.ts";
 
 export const SEARCH_MODES = ["text", "semantic", "hybrid"] as const;
@@ -72,14 +73,18 @@ export async function searchEvents(
   ai: AiSearch,
   request: SearchRequest,
 ): Promise<SearchResult> {
+  // CFP words first, so that what is left is read for places and times as usual.
+  const cfpWords = request.interpret === false ? null : readCfpWords(request.q, request.filters);
+  const asked = cfpWords ?? request;
   const { q, filters, interpreted } = request.interpret === false
     ? { q: request.q, filters: request.filters, interpreted: {} }
     : await interpretQuery(sql, {
-      q: request.q,
-      filters: request.filters,
+      q: asked.q,
+      filters: asked.filters,
       now: request.now ?? new Date(),
       timeZone: request.timeZone,
     });
+  if (cfpWords) Object.assign(interpreted, cfpWords.interpreted);
   const { limit } = request;
   const notices: string[] = [];
   const vectorText = queryEmbeddingText(q, request.experiment?.queryText ?? QUERY_TEXT);

@@ -2,6 +2,8 @@
  * The public site, the contributor dashboard and the operators' review queue: server-rendered
  * pages on the API's own functions. Mounted into the application by createApp.
  */
+import { cfpRoute } from "./routes/cfp-route.tsx";
+import { cfpAtomFeedRoute, cfpIcsFeedRoute } from "./routes/cfp-feed-routes.ts";
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
 import { every } from "hono/combine";
@@ -80,6 +82,9 @@ export async function createSite(deps: AppDeps): Promise<Site> {
   site.get("/", page, publicLimit, homeRoute);
   site.get("/events.ics", page, publicLimit, icsFeedRoute);
   site.get("/events.atom", page, publicLimit, atomFeedRoute);
+  site.get("/cfp", page, publicLimit, cfpRoute);
+  site.get("/cfp.ics", page, publicLimit, cfpIcsFeedRoute);
+  site.get("/cfp.atom", page, publicLimit, cfpAtomFeedRoute);
   site.get("/events/:id", page, publicLimit, eventRoute);
   site.get("/events/:id/calendar.ics", page, publicLimit, eventIcsRoute);
 

@@ -104,13 +104,22 @@ for (const kind of testBackends()) {
       });
 
       await t.step(
-        "a stored event has the submitted fields plus id, times, in_ai_search and duplicates",
+        "a stored event has the submitted fields plus id, times, in_ai_search, duplicates and " +
+          "cfp_status",
         async () => {
           const [e] = (await list("external_id=berlin-rust")).data;
-          for (const field of ["id", "created_at", "updated_at", "in_ai_search", "duplicates"]) {
+          const owned = [
+            "id",
+            "created_at",
+            "updated_at",
+            "in_ai_search",
+            "duplicates",
+            "cfp_status",
+          ];
+          for (const field of owned) {
             assert.ok(field in e, `${field} missing`);
           }
-          assert.equal(Object.keys(e).length, 34);
+          assert.equal(Object.keys(e).length, 39);
         },
       );
 

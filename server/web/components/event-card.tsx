@@ -34,6 +34,7 @@ export const EventCard: FC<{ event: StoredEvent }> = ({ event }) => {
         <ul class="badges" aria-label="Details">
           {eventBadges(event).map((b) => <li key={b} class="badge">{b}</li>)}
           {event.is_sold_out ? <li class="badge warn">Sold out</li> : null}
+          {event.cfp_status === "open" ? <li class="badge cfp">CFP open</li> : null}
           {event.topics.slice(0, 5).map((t) => <li key={`t-${t}`} class="badge">{t}</li>)}
         </ul>
         <AlsoListed event={event} />

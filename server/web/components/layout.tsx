@@ -24,6 +24,7 @@ const Navigation: FC<{ page: PageContext }> = ({ page }) => {
     return (
       <nav class="site-nav" aria-label="Main">
         <a href="/">Events</a>
+        <a href="/cfp">Calls for papers</a>
         <a href="/sign-in">Sign in</a>
         <a href="/sign-up">Sign up</a>
       </nav>
@@ -32,6 +33,7 @@ const Navigation: FC<{ page: PageContext }> = ({ page }) => {
   return (
     <nav class="site-nav" aria-label="Main">
       <a href="/">Events</a>
+      <a href="/cfp">Calls for papers</a>
       <a href="/dashboard">Dashboard</a>
       {viewer.isOperator ? <a href="/review">Review queue</a> : null}
       <form method="post" action="/sign-out">

@@ -65,17 +65,25 @@ export function calendarOf(
   events: StoredEvent[],
   options: { origin: string; name: string },
 ): string {
+  return calendarDocument(
+    events.map((event) => eventLines(event, options.origin)),
+    options.name,
+  );
+}
+
+/** A calendar holding the given VEVENTs (each its unfolded lines), named `name`. */
+export function calendarDocument(vevents: string[][], name: string): string {
   const lines = [
     "BEGIN:VCALENDAR",
     "VERSION:2.0",
     "PRODID:-//Tech events//Event site//EN",
     "CALSCALE:GREGORIAN",
     "METHOD:PUBLISH",
-    `X-WR-CALNAME:${escapeIcalText(options.name)}`,
+    `X-WR-CALNAME:${escapeIcalText(name)}`,
     // How often subscribers should fetch again (RFC 7986, and the older Microsoft name).
     "REFRESH-INTERVAL;VALUE=DURATION:PT1H",
     "X-PUBLISHED-TTL:PT1H",
-    ...events.flatMap((event) => eventLines(event, options.origin)),
+    ...vevents.flat(),
     "END:VCALENDAR",
   ];
   return lines.map(foldLine).join("\r\n") + "\r\n";

@@ -4,6 +4,7 @@ import { raw } from "hono/html";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import { Layout } from "../components/layout.tsx";
 import { ContributedLink } from "../components/contributed-link.tsx";
+import { CfpFacts } from "../components/cfp-facts.tsx";
 import { AlsoListed } from "../components/also-listed.tsx";
 import { EventCard } from "../components/event-card.tsx";
 import type { PageContext } from "../page-context.ts";
@@ -87,6 +88,7 @@ const Facts: FC<{ event: StoredEvent }> = ({ event }) => (
   <dl class="facts">
     <When event={event} />
     <Where event={event} />
+    <CfpFacts event={event} now={new Date()} />
     <dt>Price</dt>
     <dd>
       {priceText(event)}

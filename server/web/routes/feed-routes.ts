@@ -4,7 +4,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
-import { EventListQuery, filtersOf, parseQuery } from "../../api/event-query.ts";
+import { EventListQuery, filtersOf, listOrderOf, parseQuery } from "../../api/event-query.ts";
 import { listEvents } from "../../db/event-reads.ts";
 import { listEventsFairly } from "../../events/fair-listing.ts";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
@@ -25,11 +25,12 @@ async function feedEvents(c: Context<AppEnv>): Promise<StoredEvent[]> {
   const query = parseQuery(EventListQuery, { limit: FEED_DEFAULT_LIMIT, ...raw });
   const sql = c.get("deps").db.sql;
   const filters = filtersOf(query);
-  if (filters.q === undefined && query.cursor === undefined) {
+  const sort = listOrderOf(query);
+  if (filters.q === undefined && query.cursor === undefined && sort === "starts_at") {
     const { q: _q, ...rest } = filters;
     return (await listEventsFairly(sql, rest, { limit: query.limit })).events;
   }
-  const page = await listEvents(sql, filters, { limit: query.limit, after: query.cursor });
+  const page = await listEvents(sql, filters, { limit: query.limit, after: query.cursor, sort });
   return page.events;
 }
 

@@ -113,6 +113,7 @@ function scopeOf(
     interpreted.city ? `in ${interpreted.city}` : null,
     interpreted.country ? `in ${interpreted.country}` : null,
     interpreted.when ? interpreted.when.replace("_", " ") : null,
+    interpreted.cfp === "open" ? "with an open call for papers" : null,
   ].filter((p) => p !== null);
   if (parts.length === 0) return undefined;
   return {
