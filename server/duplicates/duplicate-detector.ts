@@ -53,9 +53,20 @@ export interface DetectorOptions {
    * before a detection takes the duplicates lock, not under it.
    */
   keyIndex?: KeyIndexClient;
+  /** Runs where each detection completes (DetectionFollowUp). */
+  followUp?: DetectionFollowUp;
 }
 
 const MAX_RETRY_MS = 30_000;
+
+/**
+ * What runs where a batch's detection completes (saved-search alerts, server/alerts/): in the
+ * detecting transaction, with the ids detected, and after its commit.
+ */
+export interface DetectionFollowUp {
+  detected(tx: Sql, eventIds: string[]): Promise<void>;
+  committed(): void;
+}
 
 /** What detection in a batch's transaction did: the transaction's id. */
 export interface BatchDetected {
@@ -82,6 +93,7 @@ export class DuplicateDetector {
   #waiters: { upTo: number; resolve: () => void }[] = [];
   /** The database's key index, given or once a detection has named it. */
   #index: KeyIndexClient | null;
+  readonly #followUp: DetectionFollowUp | null;
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
@@ -92,6 +104,7 @@ export class DuplicateDetector {
     this.#pollMs = options.pollMs ?? 60_000;
     this.#timings = options.timings;
     this.#index = options.keyIndex ?? null;
+    this.#followUp = options.followUp ?? null;
   }
 
   /**
@@ -121,6 +134,7 @@ export class DuplicateDetector {
       return {};
     }
     const keys = await detectDuplicates(tx, batch, { timings: this.#timings, early });
+    await this.#followUp?.detected(tx, batch.changed.map((c) => c.id));
     this.#index = keys.index;
     return { xid: keys.xid };
   }
@@ -132,6 +146,7 @@ export class DuplicateDetector {
   committed(batch: WrittenBatch, detected: BatchDetected = {}): void {
     if (this.afterCommit && batch.changed.length > 0) this.wake();
     if (detected.xid !== undefined) this.#index?.committed(detected.xid);
+    if (!this.afterCommit) this.#followUp?.committed();
   }
 
   /**
@@ -268,8 +283,10 @@ export class DuplicateDetector {
           vectors: () => false,
           timings: this.#timings,
         });
+        await this.#followUp?.detected(tx, taken);
         return queued.taken;
       });
+      this.#followUp?.committed();
       // The index holds the sets written now before the next detection asks it to look up keys:
       // its thread works on them meanwhile.
       keys?.index.committed(keys.xid);

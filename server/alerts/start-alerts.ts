@@ -1,0 +1,21 @@
+/** Builds the alerts of a server from its settings, its delivery worker started. */
+import type { Sql } from "postgres";
+import type { Config } from "../config.ts";
+import { Alerts } from "./alerts.ts";
+import { DeliveryWorker } from "./delivery-worker.ts";
+
+/** The server's Alerts, delivering in this process unless `config.alertWorker` is false. */
+export function startAlerts(sql: Sql, config: Config): Alerts {
+  const worker = config.alertWorker === false ? null : new DeliveryWorker({
+    sql,
+    webhooks: {
+      allowPrivate: config.alerts.webhooksAllowPrivate,
+      retrySeconds: config.alerts.webhookRetrySeconds,
+    },
+    pollMs: config.alertWorker?.pollMs,
+    leaseMs: config.alertWorker?.leaseMs,
+  });
+  const alerts = new Alerts(sql, worker);
+  alerts.start();
+  return alerts;
+}
