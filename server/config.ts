@@ -284,6 +284,12 @@ export const SettingsSchema = z.object({
       "search's webhook is disabled and its owner told",
     default: `\`${DEFAULT_WEBHOOK_RETRY_SECONDS.join(",")}\` (24 hours)`,
   }),
+  ALERT_CLAIM_SECONDS: positiveInt(
+    "ALERT_CLAIM_SECONDS",
+    60,
+    "How long a worker holds a notice it is delivering; a server that stops (or dies) " +
+      "mid-delivery leaves it to be delivered again after this",
+  ),
   MCP_ALLOWED_ORIGINS: list(
     "Comma-separated host names whose web pages may call `/mcp` (besides localhost); requests " +
       "without `Origin` always pass",
@@ -352,6 +358,7 @@ export const ConfigSchema = SettingsSchema.transform((v) => ({
     maxSavedSearches: v.SAVED_SEARCHES_MAX,
     webhooksAllowPrivate: v.WEBHOOKS_ALLOW_PRIVATE,
     webhookRetrySeconds: v.WEBHOOK_RETRY_SECONDS,
+    claimMs: v.ALERT_CLAIM_SECONDS * 1000,
   },
 }));
 
@@ -363,10 +370,10 @@ export type Config = z.output<typeof ConfigSchema> & {
    */
   rateLimitWindowSeconds?: number;
   /**
-   * The alert delivery worker's poll and claim lease in milliseconds, shortened by tests; and
-   * `false` to run none (a test of what a stopped worker leaves). Not read from the environment.
+   * The alert delivery worker's poll in milliseconds, shortened by tests; and `false` to run
+   * none (a test of what a stopped worker leaves). Not read from the environment.
    */
-  alertWorker?: { pollMs?: number; leaseMs?: number } | false;
+  alertWorker?: { pollMs?: number } | false;
 };
 
 /** The budgets of unreviewed contributors in force. */

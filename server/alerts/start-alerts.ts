@@ -13,7 +13,7 @@ export function startAlerts(sql: Sql, config: Config): Alerts {
       retrySeconds: config.alerts.webhookRetrySeconds,
     },
     pollMs: config.alertWorker?.pollMs,
-    leaseMs: config.alertWorker?.leaseMs,
+    leaseMs: config.alerts.claimMs,
   });
   const alerts = new Alerts(sql, worker);
   alerts.start();

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
-import { call, eventually, type Json, startReceiver } from "./support.ts";
+import { alertSettings, call, eventually, type Json, startReceiver } from "./support.ts";
 
 /** A Rust meetup in Berlin, as one contributor lists it. */
 const RUST_BERLIN = {
@@ -25,7 +25,7 @@ for (const kind of testBackends()) {
   Deno.test(`[${kind}] each trigger tells a saved search once, signed`, async (t) => {
     const receiver = startReceiver();
     const server = await startTestApp(kind, {
-      alerts: { maxSavedSearches: 20, webhooksAllowPrivate: true, webhookRetrySeconds: [0] },
+      alerts: alertSettings({ webhooksAllowPrivate: true, webhookRetrySeconds: [0] }),
       alertWorker: { pollMs: 100 },
       embeddingWorker: "external",
     });

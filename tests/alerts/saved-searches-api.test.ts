@@ -5,12 +5,12 @@
 import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, startTestApp } from "../../dev-support/test-server.ts";
-import { call } from "./support.ts";
+import { alertSettings, call } from "./support.ts";
 
 for (const kind of testBackends()) {
   Deno.test(`[${kind}] saved searches through the API`, async (t) => {
     const server = await startTestApp(kind, {
-      alerts: { maxSavedSearches: 3, webhooksAllowPrivate: false, webhookRetrySeconds: [1] },
+      alerts: alertSettings({ maxSavedSearches: 3 }),
       alertWorker: false,
     });
     try {

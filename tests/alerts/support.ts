@@ -1,5 +1,11 @@
 /** Shared steps of the alerts tests: calling the API with a key, and a webhook receiver. */
 import type { TestServer } from "../../dev-support/test-server.ts";
+import { type Config, configWith } from "../../server/config.ts";
+
+/** The alert settings of a test: the defaults with `overrides`. */
+export function alertSettings(overrides: Partial<Config["alerts"]>): Config["alerts"] {
+  return { ...configWith({}).alerts, ...overrides };
+}
 
 // deno-lint-ignore no-explicit-any
 export type Json = any;
