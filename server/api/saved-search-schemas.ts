@@ -12,8 +12,15 @@ import { MATCHED_FILTERS } from "../db/saved-search-match.ts";
 import { eventQueryShape, filtersOf, NOT_BLANK, text } from "./event-query.ts";
 import { radiusNeedsNear } from "./near-query.ts";
 
-const { limit: _limit, cursor: _cursor, collapse: _collapse, q: _q, ...filterShape } =
-  eventQueryShape;
+// updated_since is for a client catching up; a saved search is told of changes by itself.
+const {
+  limit: _limit,
+  cursor: _cursor,
+  collapse: _collapse,
+  q: _q,
+  updated_since: _updatedSince,
+  ...filterShape
+} = eventQueryShape;
 
 /** The listing's filters, as its query string gives them (strings). */
 const ListingFilters = z.strictObject(filterShape).superRefine(radiusNeedsNear);
@@ -63,7 +70,15 @@ export const SavedFilters = JsonFilters.transform((given, ctx): ParsedFilters =>
     return z.NEVER;
   }
   const { near, radius_km, ...rest } = parsed.data;
-  const query = { ...rest, near, radius_km, limit: 1, cursor: undefined, collapse: false };
+  const query = {
+    ...rest,
+    near,
+    radius_km,
+    limit: 1,
+    cursor: undefined,
+    collapse: false,
+    updated_since: undefined,
+  };
   return { given, resolved: filtersOf(query) };
 }).meta({
   description: "GET /api/v1/events's filters by the same names, as JSON values (booleans as " +

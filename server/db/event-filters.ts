@@ -29,6 +29,8 @@ export interface EventFilters {
    * filters too (the default: absent means true); false lists every listing.
    */
   collapse?: boolean;
+  /** Events created or changed at or after this instant ("what is new since"). */
+  updated_since?: Date;
 }
 
 /** The WHERE conditions shared by listing and searching. */
@@ -60,6 +62,7 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
   }
   if (f.near !== undefined) parts.push(nearCondition(sql, f.near));
   if (f.attendance !== undefined) parts.push(attendanceCondition(sql, f.attendance));
+  if (f.updated_since !== undefined) parts.push(sql`e.updated_at >= ${f.updated_since}`);
   if (f.collapse !== false) parts.push(shownCollapsed(sql, f));
   return parts.length === 1
     ? parts[0]
