@@ -209,3 +209,18 @@ export async function savedSearchByFeedToken(
     SELECT ${sql.unsafe(COLUMNS)} FROM saved_searches WHERE feed_token = ${token}`;
   return row ?? null;
 }
+
+/** The events a saved search has told of that still exist and are not over, soonest first. */
+export async function toldOfEventIds(
+  sql: Sql,
+  savedSearchId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT e.id FROM saved_search_hits h JOIN events e ON e.id = h.event_id
+    WHERE h.saved_search_id = ${savedSearchId}
+      AND coalesce(e.ends_at, e.starts_at) >= now()
+    ORDER BY e.starts_at, e.id
+    LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}

@@ -17,6 +17,7 @@ import { notFoundPage, onSiteError, wantsPage } from "./site-errors.tsx";
 import { homeRoute } from "./routes/home-route.tsx";
 import { eventIcsRoute, eventRoute } from "./routes/event-route.tsx";
 import { atomFeedRoute, icsFeedRoute } from "./routes/feed-routes.ts";
+import { alertFeedRoute } from "./routes/alert-feed-routes.ts";
 import {
   accountFormRoute,
   signInRoute,
@@ -80,6 +81,7 @@ export async function createSite(deps: AppDeps): Promise<Site> {
   site.get("/", page, publicLimit, homeRoute);
   site.get("/events.ics", page, publicLimit, icsFeedRoute);
   site.get("/events.atom", page, publicLimit, atomFeedRoute);
+  site.get("/alerts/:file", page, publicLimit, alertFeedRoute);
   site.get("/events/:id", page, publicLimit, eventRoute);
   site.get("/events/:id/calendar.ics", page, publicLimit, eventIcsRoute);
 

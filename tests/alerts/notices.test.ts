@@ -113,6 +113,30 @@ for (const kind of testBackends()) {
         await messages(2);
       });
 
+      await t.step("the private feeds list what it told of, until they are revoked", async () => {
+        const ics = await server.fetch(saved.body.data.feed_ics_url);
+        assert.equal(ics.status, 200);
+        assert.match(ics.headers.get("Content-Type")!, /^text\/calendar/);
+        const calendar = await ics.text();
+        assert.ok(calendar.includes("SUMMARY:Rust Berlin: async traits in practice"));
+        assert.ok(!calendar.includes("Python"), "only what it told of");
+        const atom = await server.fetch(saved.body.data.feed_atom_url);
+        assert.equal(atom.status, 200);
+        assert.ok((await atom.text()).includes('<title type="text">Rust Berlin'));
+        const revoked = await call(server, {
+          method: "PATCH",
+          path: `/api/v1/me/searches/${saved.body.data.id}`,
+          key: owner.key,
+          body: { revoke_feeds: true },
+        });
+        const old = await server.fetch(saved.body.data.feed_ics_url);
+        assert.equal(old.status, 404);
+        await old.body?.cancel();
+        const fresh = await server.fetch(revoked.body.data.feed_ics_url);
+        assert.equal(fresh.status, 200);
+        await fresh.body?.cancel();
+      });
+
       await t.step("an untrusted key's event is silent until the key is trusted", async () => {
         await push(newcomer.key, [{
           ...RUST_BERLIN,
