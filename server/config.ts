@@ -284,6 +284,18 @@ export const SettingsSchema = z.object({
       "search's webhook is disabled and its owner told",
     default: `\`${DEFAULT_WEBHOOK_RETRY_SECONDS.join(",")}\` (24 hours)`,
   }),
+  SMTP_URL: z.string().optional().refine(
+    (v) => v === undefined || v === "" || /^smtps?:\/\//.test(v),
+    { message: "SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:pass@host:465" },
+  ).transform((v) => v || undefined).meta({
+    description: "The mail server for alert mails and address confirmations " +
+      "(`smtp://user:password@host:587`, `smtps://…:465`); unset: no mail is sent",
+    default: "unset",
+  }),
+  MAIL_FROM: textWithDefault(
+    "Tech events <alerts@localhost>",
+    "The sender of alert mails and address confirmations",
+  ),
   ALERT_CLAIM_SECONDS: positiveInt(
     "ALERT_CLAIM_SECONDS",
     60,
@@ -359,6 +371,8 @@ export const ConfigSchema = SettingsSchema.transform((v) => ({
     webhooksAllowPrivate: v.WEBHOOKS_ALLOW_PRIVATE,
     webhookRetrySeconds: v.WEBHOOK_RETRY_SECONDS,
     claimMs: v.ALERT_CLAIM_SECONDS * 1000,
+    smtpUrl: v.SMTP_URL,
+    mailFrom: v.MAIL_FROM,
   },
 }));
 

@@ -6,17 +6,21 @@
 import type { Sql } from "postgres";
 import { decideNotices } from "../db/notices.ts";
 import type { DeliveryWorker } from "./delivery-worker.ts";
+import type { Mailer } from "./mailer.ts";
 
 /** Decides notices and wakes the worker that delivers them. */
 export class Alerts {
   readonly #sql: Sql;
   readonly #worker: DeliveryWorker | null;
+  /** The server's mailer, when SMTP_URL is set (address confirmations use it too). */
+  readonly mailer: Mailer | null;
   /** Notices decided since the worker was last woken (possibly not yet committed). */
   #decided = false;
 
-  constructor(sql: Sql, worker: DeliveryWorker | null) {
+  constructor(sql: Sql, worker: DeliveryWorker | null, mailer: Mailer | null = null) {
     this.#sql = sql;
     this.#worker = worker;
+    this.mailer = mailer;
   }
 
   /**
@@ -55,5 +59,6 @@ export class Alerts {
   /** Stops the delivery worker; undelivered notices stay for the next start. */
   async stop(): Promise<void> {
     await this.#worker?.stop();
+    this.mailer?.close();
   }
 }

@@ -13,13 +13,17 @@ import {
   recordDelivery,
 } from "../db/alert-deliveries.ts";
 import { deliverWebhook, noticeMessage, type WebhookSettings } from "./webhook-delivery.ts";
+import { deliverEmail } from "./email-delivery.ts";
+import type { Mailer } from "./mailer.ts";
 
 /** How the worker runs. */
 export interface DeliveryWorkerOptions {
   sql: Sql;
   webhooks: WebhookSettings;
-  /** Sends one email delivery, when mail is set up; without it, email deliveries are dropped. */
-  sendEmail?: (d: ClaimedDelivery) => Promise<DeliveryOutcome>;
+  /** Sends mail, when SMTP_URL is set; without it, email deliveries are dropped. */
+  mailer?: Mailer;
+  /** PUBLIC_URL: the base of links in mail (else the origin each search was saved from). */
+  publicUrl?: string;
   /** Sleep between looks when nothing woke the worker. */
   pollMs?: number;
   /** How long a claim holds before another worker may take the delivery. */
@@ -30,7 +34,9 @@ export interface DeliveryWorkerOptions {
 
 /** Runs deliveries in this process. */
 export class DeliveryWorker {
-  readonly #o: Required<Omit<DeliveryWorkerOptions, "sendEmail">> & DeliveryWorkerOptions;
+  readonly #o:
+    & Required<Omit<DeliveryWorkerOptions, "mailer" | "publicUrl">>
+    & DeliveryWorkerOptions;
   #stopped = true;
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
@@ -105,7 +111,23 @@ export class DeliveryWorker {
       this.#o.log(
         `Webhook of saved search ${d.saved_search_id} disabled: retries ran out (${outcome.result})`,
       );
+      await this.#tellWebhookDisabled(d, outcome.result);
     }
+  }
+
+  /** Mails the owner (when its address is confirmed) that the webhook is disabled. */
+  async #tellWebhookDisabled(d: ClaimedDelivery, reason: string): Promise<void> {
+    if (this.#o.mailer === undefined || d.verified_email === null) return;
+    const base = this.#o.publicUrl ?? d.link_base;
+    const text = `The webhook of your saved search “${d.saved_search_name}” (${d.webhook_url}) ` +
+      `failed for every retry (last: ${reason}) and is disabled. Save its URL again at ` +
+      `${base}/alerts or with PATCH /api/v1/me/searches/${d.saved_search_id} to enable it.`;
+    await this.#o.mailer.send({
+      to: d.verified_email,
+      subject: `Webhook disabled: ${d.saved_search_name}`,
+      text,
+      html: `<p>${text.replaceAll("&", "&amp;").replaceAll("<", "&lt;")}</p>`,
+    }).catch((err) => this.#o.log(`Cannot tell of a disabled webhook: ${err.message}`));
   }
 
   async #outcomeOf(d: ClaimedDelivery): Promise<DeliveryOutcome> {
@@ -115,9 +137,14 @@ export class DeliveryWorker {
     if (d.channel === "webhook") {
       return await deliverWebhook(d, { message, settings: this.#o.webhooks });
     }
-    if (this.#o.sendEmail === undefined) {
+    if (this.#o.mailer === undefined) {
       return { status: "dropped", result: "mail is not set up (SMTP_URL)" };
     }
-    return await this.#o.sendEmail(d);
+    return await deliverEmail(d, {
+      message,
+      mailer: this.#o.mailer,
+      publicUrl: this.#o.publicUrl,
+      retrySeconds: this.#o.webhooks.retrySeconds,
+    });
   }
 }

@@ -112,6 +112,8 @@ export async function createSavedSearch(
     qMatch,
     webhookSecret: secret,
     feedToken: newFeedToken(),
+    unsubscribeToken: newFeedToken(),
+    linkBase: o.origin,
     max,
   });
   if (record === null) {
@@ -214,7 +216,7 @@ function fieldsOf(request: SaveRequest): SavedSearchFields {
   };
 }
 
-/** 256 random bits: the private feeds' capability. */
+/** 256 random bits: the capability of a private feed or an unsubscribe link. */
 function newFeedToken(): string {
   return bytesToBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }

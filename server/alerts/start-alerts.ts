@@ -3,9 +3,12 @@ import type { Sql } from "postgres";
 import type { Config } from "../config.ts";
 import { Alerts } from "./alerts.ts";
 import { DeliveryWorker } from "./delivery-worker.ts";
+import { createMailer } from "./mailer.ts";
 
 /** The server's Alerts, delivering in this process unless `config.alertWorker` is false. */
 export function startAlerts(sql: Sql, config: Config): Alerts {
+  const { smtpUrl, mailFrom } = config.alerts;
+  const mailer = smtpUrl === undefined ? undefined : createMailer(smtpUrl, mailFrom);
   const worker = config.alertWorker === false ? null : new DeliveryWorker({
     sql,
     webhooks: {
@@ -14,8 +17,10 @@ export function startAlerts(sql: Sql, config: Config): Alerts {
     },
     pollMs: config.alertWorker?.pollMs,
     leaseMs: config.alerts.claimMs,
+    mailer,
+    publicUrl: config.publicUrl,
   });
-  const alerts = new Alerts(sql, worker);
+  const alerts = new Alerts(sql, worker, mailer ?? null);
   alerts.start();
   return alerts;
 }

@@ -26,6 +26,9 @@ export interface ClaimedDelivery {
   email_mode: "instant" | "daily" | "off";
   paused: boolean;
   feed_token: string;
+  unsubscribe_token: string;
+  /** The origin the search was saved from: links' base when PUBLIC_URL is unset. */
+  link_base: string;
   /** The owner's account address, when it is confirmed. */
   verified_email: string | null;
 }
@@ -55,6 +58,7 @@ export async function claimDeliveries(
       SELECT c.*, n.kind, n.event_id, n.event, n.created_at AS notice_created_at,
         s.id AS saved_search_id, s.name AS saved_search_name, s.webhook_url, s.webhook_secret,
         s.webhook_disabled_at, s.email AS email_mode, s.paused, s.feed_token,
+        s.unsubscribe_token, s.link_base,
         (SELECT a.email FROM accounts a
          WHERE a.contributor_id = s.contributor_id AND a.email_verified_at IS NOT NULL)
           AS verified_email

@@ -98,6 +98,8 @@ export async function insertSavedSearch(
     qMatch: string | null;
     webhookSecret: string | null;
     feedToken: string;
+    unsubscribeToken: string;
+    linkBase: string;
     max: number;
   },
 ): Promise<SavedSearchRecord | null> {
@@ -120,6 +122,8 @@ export async function insertSavedSearch(
       webhook_secret: row.webhookSecret,
       email: f.email,
       feed_token: row.feedToken,
+      unsubscribe_token: row.unsubscribeToken,
+      link_base: row.linkBase,
     };
     const [saved] = await tx<SavedSearchRecord[]>`
       INSERT INTO saved_searches ${tx(values)} RETURNING ${tx.unsafe(COLUMNS)}`;
@@ -198,6 +202,14 @@ export async function deleteSavedSearch(
     DELETE FROM saved_searches WHERE id = ${id} AND contributor_id = ${contributorId}
     RETURNING id`;
   return rows.length > 0;
+}
+
+/** Turns off mail for the saved search whose unsubscribe link holds `token`; its name, or null. */
+export async function unsubscribeByToken(sql: Sql, token: string): Promise<string | null> {
+  const [row] = await sql<{ name: string }[]>`
+    UPDATE saved_searches SET email = 'off', updated_at = now()
+    WHERE unsubscribe_token = ${token} RETURNING name`;
+  return row?.name ?? null;
 }
 
 /** The saved search whose private feeds `token` opens, or null. */

@@ -18,6 +18,8 @@ import { homeRoute } from "./routes/home-route.tsx";
 import { eventIcsRoute, eventRoute } from "./routes/event-route.tsx";
 import { atomFeedRoute, icsFeedRoute } from "./routes/feed-routes.ts";
 import { alertFeedRoute } from "./routes/alert-feed-routes.ts";
+import { unsubscribeFormRoute, unsubscribeRoute } from "./routes/unsubscribe-routes.tsx";
+import { confirmEmailRoute, resendConfirmationRoute } from "./routes/email-confirmation-routes.tsx";
 import {
   accountFormRoute,
   signInRoute,
@@ -82,6 +84,11 @@ export async function createSite(deps: AppDeps): Promise<Site> {
   site.get("/events.ics", page, publicLimit, icsFeedRoute);
   site.get("/events.atom", page, publicLimit, atomFeedRoute);
   site.get("/alerts/:file", page, publicLimit, alertFeedRoute);
+  site.get("/alerts/unsubscribe/:token", page, publicLimit, unsubscribeFormRoute);
+  // No same-origin check: RFC 8058's one-click POST comes from the mail provider.
+  site.post("/alerts/unsubscribe/:token", page, publicLimit, unsubscribeRoute);
+  site.get("/account/confirm-email", page, publicLimit, confirmEmailRoute);
+  site.post("/dashboard/confirm-email", page, sameOrigin, resendConfirmationRoute);
   site.get("/events/:id", page, publicLimit, eventRoute);
   site.get("/events/:id/calendar.ics", page, publicLimit, eventIcsRoute);
 

@@ -4,6 +4,16 @@
 -- When the account's address was confirmed by a mailed link; mail goes only to such addresses.
 ALTER TABLE accounts ADD COLUMN email_verified_at timestamptz;
 
+-- Links mailed to confirm an address: only the SHA-256 of the token is kept.
+CREATE TABLE email_confirmations (
+  token_digest bytea PRIMARY KEY,
+  account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  email text NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+
+CREATE INDEX email_confirmations_account_idx ON email_confirmations (account_id);
+
 CREATE TABLE saved_searches (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   contributor_id uuid NOT NULL REFERENCES contributors (id) ON DELETE CASCADE,
@@ -43,6 +53,12 @@ CREATE TABLE saved_searches (
   paused boolean NOT NULL DEFAULT false,
   -- The capability in the private feeds' URLs; replaced to revoke them.
   feed_token text NOT NULL UNIQUE,
+  -- The capability in mails' one-click unsubscribe link (RFC 8058).
+  unsubscribe_token text NOT NULL UNIQUE,
+  -- The origin of the request that saved it: mails' links when PUBLIC_URL is unset.
+  link_base text NOT NULL,
+  -- When the last daily digest went out.
+  digest_sent_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
