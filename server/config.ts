@@ -384,10 +384,11 @@ export type Config = z.output<typeof ConfigSchema> & {
    */
   rateLimitWindowSeconds?: number;
   /**
-   * The alert delivery worker's poll in milliseconds, shortened by tests; and `false` to run
-   * none (a test of what a stopped worker leaves). Not read from the environment.
+   * The alert delivery worker's poll and the period of daily digests in milliseconds, shortened
+   * by tests; and `false` to run none (a test of what a stopped worker leaves). Not read from
+   * the environment.
    */
-  alertWorker?: { pollMs?: number } | false;
+  alertWorker?: { pollMs?: number; digestPeriodMs?: number } | false;
 };
 
 /** The budgets of unreviewed contributors in force. */

@@ -15,6 +15,7 @@ import {
 import { deliverWebhook, noticeMessage, type WebhookSettings } from "./webhook-delivery.ts";
 import { deliverEmail } from "./email-delivery.ts";
 import type { Mailer } from "./mailer.ts";
+import { sendDueDigests } from "./daily-digests.ts";
 
 /** How the worker runs. */
 export interface DeliveryWorkerOptions {
@@ -24,6 +25,8 @@ export interface DeliveryWorkerOptions {
   mailer?: Mailer;
   /** PUBLIC_URL: the base of links in mail (else the origin each search was saved from). */
   publicUrl?: string;
+  /** Milliseconds between a search's daily digests (a day; tests shorten it). */
+  digestPeriodMs?: number;
   /** Sleep between looks when nothing woke the worker. */
   pollMs?: number;
   /** How long a claim holds before another worker may take the delivery. */
@@ -46,6 +49,7 @@ export class DeliveryWorker {
     this.#o = {
       ...options,
       pollMs: options.pollMs ?? 5_000,
+      digestPeriodMs: options.digestPeriodMs ?? 86_400_000,
       leaseMs: options.leaseMs ?? 60_000,
       batchSize: options.batchSize ?? 16,
       log: options.log ?? ((m) => console.error(m)),
@@ -83,6 +87,13 @@ export class DeliveryWorker {
           leaseMs: this.#o.leaseMs,
         });
         await Promise.all(claimed.map((d) => this.#deliver(d)));
+        if (this.#o.mailer !== undefined) {
+          await sendDueDigests(this.#o.sql, {
+            mailer: this.#o.mailer,
+            periodMs: this.#o.digestPeriodMs,
+            publicUrl: this.#o.publicUrl,
+          });
+        }
       } catch (err) {
         this.#o.log(`Cannot deliver alerts (tried again soon): ${(err as Error).message}`);
         claimed = [];

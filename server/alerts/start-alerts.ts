@@ -16,6 +16,7 @@ export function startAlerts(sql: Sql, config: Config): Alerts {
       retrySeconds: config.alerts.webhookRetrySeconds,
     },
     pollMs: config.alertWorker?.pollMs,
+    digestPeriodMs: config.alertWorker?.digestPeriodMs,
     leaseMs: config.alerts.claimMs,
     mailer,
     publicUrl: config.publicUrl,

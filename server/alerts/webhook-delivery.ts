@@ -36,7 +36,10 @@ const TYPES = {
  */
 export async function noticeMessage(
   sql: Sql,
-  d: ClaimedDelivery,
+  d: Pick<
+    ClaimedDelivery,
+    "kind" | "event" | "event_id" | "notice_created_at" | "saved_search_id" | "saved_search_name"
+  >,
 ): Promise<NoticeMessage | null> {
   let event: NoticeMessage["data"]["event"] = null;
   if (d.kind === "removed") event = d.event;

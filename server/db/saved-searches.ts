@@ -186,7 +186,10 @@ export async function updateSavedSearch(
   const [saved] = await sql<SavedSearchRecord[]>`
     UPDATE saved_searches SET ${sql(values)}, updated_at = now(),
       webhook_disabled_at = CASE WHEN webhook_url IS DISTINCT FROM ${f.webhook_url}
-                                 THEN NULL ELSE webhook_disabled_at END
+                                 THEN NULL ELSE webhook_disabled_at END,
+      -- A daily digest tells of what matched from the time it was asked for.
+      digest_sent_at = CASE WHEN email <> 'daily' AND ${f.email} = 'daily'
+                            THEN now() ELSE digest_sent_at END
     WHERE id = ${row.id} AND contributor_id = ${row.contributorId}
     RETURNING ${sql.unsafe(COLUMNS)}`;
   return saved ?? null;

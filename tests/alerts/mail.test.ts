@@ -62,7 +62,7 @@ for (const kind of testBackends()) {
     const smtp = await startSmtpReceiver();
     const server = await startTestServer(kind, {
       alerts: alertSettings({ smtpUrl: `smtp://127.0.0.1:${smtp.port}` }),
-      alertWorker: { pollMs: 100 },
+      alertWorker: { pollMs: 100, digestPeriodMs: 1_000 },
       embeddingWorker: "external",
     });
     const email = "reader@example.org";
@@ -97,15 +97,15 @@ for (const kind of testBackends()) {
         key: owner.key,
         body: { name: "Haskell", q: "haskell", email: "instant" },
       });
-      const push = (n: number) =>
+      const push = (...ns: number[]) =>
         postBatch(server.url, pusher.key, {
-          events: [{
+          events: ns.map((n) => ({
             external_id: `hs-${n}`,
             source_url: `https://example.org/hs/${n}`,
             title: `Haskell study group ${n}`,
             starts_at: "2031-11-01T17:00:00Z",
             city: "Utrecht",
-          }],
+          })),
         });
 
       let unsubscribe = "";
@@ -127,6 +127,24 @@ for (const kind of testBackends()) {
         },
       );
 
+      await t.step("a daily search gets one digest of what matched since the last", async () => {
+        const daily = await call(server, {
+          method: "PATCH",
+          path: `/api/v1/me/searches/${saved.body.data.id}`,
+          key: owner.key,
+          body: { email: "daily" },
+        });
+        assert.equal(daily.status, 200, JSON.stringify(daily.body));
+        await push(3, 4);
+        await eventually("the digest arrives", () => smtp.mails.length === 3);
+        const text = unQuote(smtp.mails[2].raw);
+        assert.ok(text.includes("Haskell study group 3") && text.includes("Haskell study group 4"));
+        assert.ok(!text.includes("Haskell study group 1"), "only what is new since");
+        assert.ok(smtp.mails[2].header("list-unsubscribe"));
+        await new Promise((r) => setTimeout(r, 1_500));
+        assert.equal(smtp.mails.length, 3, "one digest, no more without news");
+      });
+
       await t.step("the one-click POST, with no cookie, stops the mails", async () => {
         const page = await fetch(unsubscribe);
         assert.equal(page.status, 200, "the link alone only shows a button");
@@ -136,7 +154,7 @@ for (const kind of testBackends()) {
           path: `/api/v1/me/searches/${saved.body.data.id}`,
           key: owner.key,
         });
-        assert.equal(before.body.data.email, "instant");
+        assert.equal(before.body.data.email, "daily");
         const res = await fetch(unsubscribe, {
           method: "POST",
           headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -151,8 +169,8 @@ for (const kind of testBackends()) {
         });
         assert.equal(after.body.data.email, "off");
         await push(2);
-        await new Promise((r) => setTimeout(r, 800));
-        assert.equal(smtp.mails.length, 2, "no mail after unsubscribing");
+        await new Promise((r) => setTimeout(r, 1_500));
+        assert.equal(smtp.mails.length, 3, "no mail after unsubscribing");
       });
     } finally {
       await server.close();
