@@ -18,6 +18,12 @@ import { homeRoute } from "./routes/home-route.tsx";
 import { eventIcsRoute, eventRoute } from "./routes/event-route.tsx";
 import { atomFeedRoute, icsFeedRoute } from "./routes/feed-routes.ts";
 import { alertFeedRoute } from "./routes/alert-feed-routes.ts";
+import {
+  alertActionRoute,
+  alertsRoute,
+  newAlertRoute,
+  saveAlertRoute,
+} from "./routes/alerts-routes.tsx";
 import { unsubscribeFormRoute, unsubscribeRoute } from "./routes/unsubscribe-routes.tsx";
 import { confirmEmailRoute, resendConfirmationRoute } from "./routes/email-confirmation-routes.tsx";
 import {
@@ -83,6 +89,12 @@ export async function createSite(deps: AppDeps): Promise<Site> {
   site.get("/", page, publicLimit, homeRoute);
   site.get("/events.ics", page, publicLimit, icsFeedRoute);
   site.get("/events.atom", page, publicLimit, atomFeedRoute);
+  site.get("/alerts", page, alertsRoute);
+  site.get("/alerts/new", page, newAlertRoute);
+  site.post("/alerts", page, sameOrigin, saveAlertRoute);
+  for (const action of ["pause", "resume", "test", "delete"] as const) {
+    site.post(`/alerts/searches/:id/${action}`, page, sameOrigin, alertActionRoute(action));
+  }
   site.get("/alerts/:file", page, publicLimit, alertFeedRoute);
   site.get("/alerts/unsubscribe/:token", page, publicLimit, unsubscribeFormRoute);
   // No same-origin check: RFC 8058's one-click POST comes from the mail provider.

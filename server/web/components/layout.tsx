@@ -33,6 +33,7 @@ const Navigation: FC<{ page: PageContext }> = ({ page }) => {
     <nav class="site-nav" aria-label="Main">
       <a href="/">Events</a>
       <a href="/dashboard">Dashboard</a>
+      <a href="/alerts">My alerts</a>
       {viewer.isOperator ? <a href="/review">Review queue</a> : null}
       <form method="post" action="/sign-out">
         <CsrfField token={viewer.csrfToken} />
