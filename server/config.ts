@@ -31,6 +31,12 @@ export const UNREVIEWED_DEFAULTS: UnreviewedBudgets = {
   rateLimitPerMinute: 10,
 };
 
+/**
+ * Waits after each failed webhook attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, and the rest of
+ * 24 hours, after which the webhook is disabled (Standard Webhooks' suggested schedule).
+ */
+export const DEFAULT_WEBHOOK_RETRY_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 23095];
+
 /** What a setting's row in docs/settings.md says: its meaning, and its value when unset. */
 export interface SettingDoc {
   description: string;
@@ -250,6 +256,52 @@ export const SettingsSchema = z.object({
       "queue), once they confirm the operator key",
     default: "unset",
   }),
+  SAVED_SEARCHES_MAX: positiveInt(
+    "SAVED_SEARCHES_MAX",
+    20,
+    "Saved searches an account may hold (docs/alerts.md); past it a save gets 409 " +
+      "`saved_searches_limit`",
+  ),
+  WEBHOOKS_ALLOW_PRIVATE: flag(
+    false,
+    "Let webhooks reach loopback, private and link-local addresses (tests only: it opens the " +
+      "inside network to anyone who can save a search)",
+  ),
+  WEBHOOK_RETRY_SECONDS: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return DEFAULT_WEBHOOK_RETRY_SECONDS;
+    const waits = v.split(",").map((s) => Number(s.trim()));
+    if (waits.length > 50 || !waits.every((n) => Number.isInteger(n) && n >= 0)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `WEBHOOK_RETRY_SECONDS must be whole seconds separated by commas (at most 50), ` +
+          `such as 5,300,1800; got "${v}"`,
+      });
+      return z.NEVER;
+    }
+    return waits;
+  }).meta({
+    description: "Seconds to wait after each failed webhook attempt, in order; once spent, the " +
+      "search's webhook is disabled and its owner told",
+    default: `\`${DEFAULT_WEBHOOK_RETRY_SECONDS.join(",")}\` (24 hours)`,
+  }),
+  SMTP_URL: z.string().optional().refine(
+    (v) => v === undefined || v === "" || /^smtps?:\/\//.test(v),
+    { message: "SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:pass@host:465" },
+  ).transform((v) => v || undefined).meta({
+    description: "The mail server for alert mails and address confirmations " +
+      "(`smtp://user:password@host:587`, `smtps://…:465`); unset: no mail is sent",
+    default: "unset",
+  }),
+  MAIL_FROM: textWithDefault(
+    "Tech events <alerts@localhost>",
+    "The sender of alert mails and address confirmations",
+  ),
+  ALERT_CLAIM_SECONDS: positiveInt(
+    "ALERT_CLAIM_SECONDS",
+    60,
+    "How long a worker holds a notice it is delivering; a server that stops (or dies) " +
+      "mid-delivery leaves it to be delivered again after this",
+  ),
   MCP_ALLOWED_ORIGINS: list(
     "Comma-separated host names whose web pages may call `/mcp` (besides localhost); requests " +
       "without `Origin` always pass",
@@ -313,6 +365,15 @@ export const ConfigSchema = SettingsSchema.transform((v) => ({
   mcpAllowedOrigins: v.MCP_ALLOWED_ORIGINS,
   /** Lower-cased addresses of the site accounts that may act as operators (review queue). */
   operatorEmails: v.OPERATOR_EMAILS,
+  /** Saved searches and their notices (docs/alerts.md). */
+  alerts: {
+    maxSavedSearches: v.SAVED_SEARCHES_MAX,
+    webhooksAllowPrivate: v.WEBHOOKS_ALLOW_PRIVATE,
+    webhookRetrySeconds: v.WEBHOOK_RETRY_SECONDS,
+    claimMs: v.ALERT_CLAIM_SECONDS * 1000,
+    smtpUrl: v.SMTP_URL,
+    mailFrom: v.MAIL_FROM,
+  },
 }));
 
 /** The parsed settings. */
@@ -322,6 +383,12 @@ export type Config = z.output<typeof ConfigSchema> & {
    * shortens it, so that waiting for a quota takes seconds. Not read from the environment.
    */
   rateLimitWindowSeconds?: number;
+  /**
+   * The alert delivery worker's poll and the period of daily digests in milliseconds, shortened
+   * by tests; and `false` to run none (a test of what a stopped worker leaves). Not read from
+   * the environment.
+   */
+  alertWorker?: { pollMs?: number; digestPeriodMs?: number } | false;
 };
 
 /** The budgets of unreviewed contributors in force. */

@@ -15,6 +15,7 @@ import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
 import { BatchSlots } from "./events/batch-slots.ts";
 import { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
+import { startAlerts } from "./alerts/start-alerts.ts";
 import { listenHttp } from "./http-listen.ts";
 import { StorageGuard } from "./db/disk-space.ts";
 import type { VectorAvailability } from "./embeddings/vector-availability.ts";
@@ -61,8 +62,10 @@ export async function openService(config: Config): Promise<OpenedService> {
       worker: storage ? { roomToWrite: () => storage.roomToWrite() } : undefined,
     });
     stops.push(() => ai.stop());
+    const alerts = startAlerts(db.sql, config);
+    stops.push(() => alerts.stop());
     // Started here, not with the socket: in-process tests push and read through app.fetch.
-    const duplicates = new DuplicateDetector(db.sql);
+    const duplicates = new DuplicateDetector(db.sql, { followUp: alerts });
     duplicates.start();
     stops.push(() => duplicates.stop());
     const deps: AppDeps = {
@@ -72,6 +75,7 @@ export async function openService(config: Config): Promise<OpenedService> {
       storage,
       batchSlots: BatchSlots.forPool(db.poolSize),
       duplicates,
+      alerts,
     };
     return { app: await createApp(deps), deps, close: stopAll };
   } catch (err) {

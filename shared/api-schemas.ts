@@ -140,4 +140,4 @@ export const ErrorBody = z.object({
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Scopes a key can hold. */
-export const SCOPES = ["events:write", "admin"] as const;
+export const SCOPES = ["events:write", "searches:write", "admin"] as const;

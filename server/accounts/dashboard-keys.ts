@@ -1,7 +1,7 @@
 /**
- * Keys made in the dashboard: what a contributor may choose (scope `events:write` only, never
- * `admin`; an expiry of 30, 90 or 365 days, or none), made by the same issueApiKey as the
- * operator API.
+ * Keys made in the dashboard: what a contributor may choose (scopes `events:write` and
+ * `searches:write`, never `admin`; an expiry of 30, 90 or 365 days, or none), made by the same
+ * issueApiKey as the operator API.
  */
 import type { Sql } from "postgres";
 import { z } from "zod";
@@ -13,7 +13,7 @@ import { issueApiKey } from "../auth/issue-api-key.ts";
 import type { Viewer } from "./viewer.ts";
 
 /** The scopes a contributor may give their own keys. */
-export const CONTRIBUTOR_SCOPES = ["events:write"] as const;
+export const CONTRIBUTOR_SCOPES = ["events:write", "searches:write"] as const;
 
 /** Lifetimes offered, in days; "never" has no end. */
 export const KEY_LIFETIMES = ["30", "90", "365", "never"] as const;
@@ -32,7 +32,9 @@ export const NewKeyForm = z.object({
   // One checked box arrives as a string, several as an array.
   scopes: z.preprocess(
     (v) => (typeof v === "string" ? [v] : v ?? []),
-    z.array(scope).min(1, { message: "Choose at least one scope: events:write." }),
+    z.array(scope).min(1, {
+      message: "Choose at least one scope: events:write or searches:write.",
+    }),
   ),
   lifetime: z.enum(KEY_LIFETIMES, { error: () => "Choose when the key expires." }),
 });

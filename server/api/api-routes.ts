@@ -44,6 +44,12 @@ import {
   cleanUpContributorRoute,
 } from "./admin-contributor-clean-up.ts";
 import { healthzHandler, healthzRoute } from "./healthz.ts";
+import { createSavedSearchHandler, createSavedSearchRoute } from "./create-saved-search.ts";
+import { listSavedSearchesHandler, listSavedSearchesRoute } from "./list-saved-searches.ts";
+import { getSavedSearchHandler, getSavedSearchRoute } from "./get-saved-search.ts";
+import { patchSavedSearchHandler, patchSavedSearchRoute } from "./patch-saved-search.ts";
+import { deleteSavedSearchHandler, deleteSavedSearchRoute } from "./delete-saved-search.ts";
+import { testSavedSearchHandler, testSavedSearchRoute } from "./test-saved-search.ts";
 import { openApiHandler, openApiRoute } from "./openapi-document.ts";
 
 /** Mounts the API on `app`. */
@@ -70,6 +76,12 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: backupRoute, handler: backupHandler });
   mount({ route: cleanUpContributorRoute, handler: cleanUpContributorHandler });
   mount({ route: auditRoute, handler: auditHandler });
+  mount({ route: createSavedSearchRoute, handler: createSavedSearchHandler });
+  mount({ route: listSavedSearchesRoute, handler: listSavedSearchesHandler });
+  mount({ route: getSavedSearchRoute, handler: getSavedSearchHandler });
+  mount({ route: patchSavedSearchRoute, handler: patchSavedSearchHandler });
+  mount({ route: deleteSavedSearchRoute, handler: deleteSavedSearchHandler });
+  mount({ route: testSavedSearchRoute, handler: testSavedSearchHandler });
   mount({ route: healthzRoute, handler: healthzHandler });
   mount({ route: openApiRoute, handler: openApiHandler(app) });
 }

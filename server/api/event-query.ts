@@ -135,6 +135,10 @@ export const eventQueryShape = {
       "event by several contributors or platforms show once, as the group's canonical event, " +
       "the others in its `duplicates`. false lists every listing.",
   }),
+  updated_since: instant("updated_since", false).meta({
+    description: "Only events created or changed at or after this date (UTC) or date-time with " +
+      "offset: what is new since a client last looked. Deleted events are not shown.",
+  }),
   ...nearQueryShape,
   cfp: z.enum(["open", "any"], { error: () => "cfp must be open or any" }).optional().meta({
     description: "Events with a call for papers (`any`), or one open now (`open`: opened and " +

@@ -69,6 +69,8 @@ const ERROR_SCHEMAS: Partial<Record<ErrorCode, { id: string; status: number }>> 
   request_timeout: { id: "RequestTimeout", status: 408 },
   conflict: { id: "Conflict", status: 409 },
   review_budget_exceeded: { id: "ReviewBudgetExceeded", status: 409 },
+  saved_searches_limit: { id: "SavedSearchesLimit", status: 409 },
+  email_not_verified: { id: "EmailNotVerified", status: 409 },
   payload_too_large: { id: "PayloadTooLarge", status: 413 },
   uri_too_long: { id: "UriTooLong", status: 414 },
   unsupported_media_type: { id: "UnsupportedMediaType", status: 415 },
@@ -111,6 +113,13 @@ export function errorResponse(
     content: { "application/json": { schema: errorSchema(code) } },
     ...(withHeaders.length > 0 ? { headers: headers(...withHeaders) } : {}),
   };
+}
+
+/** An error response that carries one of several codes of one status. */
+export function errorResponseOf(codes: ErrorCode[], description: string) {
+  const schemas = codes.map(errorSchema);
+  const schema = schemas.length === 1 ? schemas[0] : z.union(schemas);
+  return { description, content: { "application/json": { schema } } };
 }
 
 /** The 400 answer: the spec's validation error shape. */

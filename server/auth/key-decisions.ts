@@ -11,7 +11,7 @@ import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { AppError } from "../errors.ts";
 import { regroupAfterTrustChange } from "../duplicates/operator-decisions.ts";
 
-type Deps = Pick<AppDeps, "db" | "ai">;
+type Deps = Pick<AppDeps, "db" | "ai" | "alerts">;
 
 /** Runs `change` and records the decision with its count of the key's events, atomically. */
 async function decided(
@@ -45,6 +45,8 @@ export async function trustKey(deps: Deps, key: ApiKeyRecord, decidedBy: string)
     (tx) => setKeyTrust(tx, key.id, true, decidedBy),
   );
   await regroupAfterTrustChange(deps.db.sql, key.id);
+  // After regrouping, so that a second listing of an event already told of tells nothing.
+  await deps.alerts.keyTrusted(key.id);
   deps.ai.wakeWorker();
 }
 

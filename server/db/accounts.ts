@@ -75,3 +75,14 @@ export async function confirmOperator(sql: Sql, accountId: string): Promise<void
     UPDATE accounts SET operator_confirmed_at = coalesce(operator_confirmed_at, now())
     WHERE id = ${accountId}`;
 }
+
+/** The address of the contributor's account and whether it is confirmed; null without one. */
+export async function accountAddressOf(
+  sql: Sql,
+  contributorId: string,
+): Promise<{ email: string; verified: boolean } | null> {
+  const [row] = await sql<{ email: string; verified: boolean }[]>`
+    SELECT email, email_verified_at IS NOT NULL AS verified FROM accounts
+    WHERE contributor_id = ${contributorId}`;
+  return row ?? null;
+}

@@ -3,12 +3,16 @@
  * and embedding claim go with it (ON DELETE CASCADE), and the same (external_id, platform) pushed
  * later is a new event.
  *
+ * Every delete tells the saved searches that told of a deleted event of its removal, in its
+ * transaction (server/db/notices.ts).
+ *
  * Every delete holds the duplicates lock before it touches an event: detection holds it while it
  * writes links, and a link's foreign key locks the two events it names, so a delete taking the
  * rows of several events in another order deadlocked with it (one of them failed).
  */
 import type { Sql } from "postgres";
 import { underDuplicatesLock } from "./duplicate-links.ts";
+import { decideRemovals } from "./notices.ts";
 
 /**
  * Deletes one event. With `contributorId`, only that contributor's event: another's is left
@@ -19,12 +23,15 @@ export async function deleteEvent(
   eventId: string,
   owner: { contributorId: string | null },
 ): Promise<boolean> {
-  const rows = await underDuplicatesLock(sql, (tx) =>
-    tx`
+  const rows = await underDuplicatesLock(sql, async (tx) => {
+    const deleted = await tx<{ id: string }[]>`
       DELETE FROM events
       WHERE id = ${eventId}
         AND (${owner.contributorId}::uuid IS NULL OR contributor_id = ${owner.contributorId}::uuid)
-      RETURNING id`);
+      RETURNING id`;
+    await decideRemovals(tx, deleted.map((d) => d.id));
+    return deleted;
+  });
   return rows.length > 0;
 }
 
@@ -33,8 +40,10 @@ export async function deleteEvent(
  * duplicates lock (see the module comment).
  */
 export async function deleteEventsOfContributor(sql: Sql, contributorId: string): Promise<number> {
-  const result = await sql`DELETE FROM events WHERE contributor_id = ${contributorId}`;
-  return result.count;
+  const deleted = await sql<{ id: string }[]>`
+    DELETE FROM events WHERE contributor_id = ${contributorId} RETURNING id`;
+  await decideRemovals(sql, deleted.map((d) => d.id));
+  return deleted.length;
 }
 
 /** An event named by its contributor's pair. */
@@ -53,15 +62,18 @@ export async function deleteEventsByPair(
   contributorId: string,
   pairs: EventPair[],
 ): Promise<boolean[]> {
-  const deleted = await underDuplicatesLock(sql, (tx) =>
-    tx<EventPair[]>`
+  const deleted = await underDuplicatesLock(sql, async (tx) => {
+    const rows = await tx<(EventPair & { id: string })[]>`
       DELETE FROM events
       WHERE contributor_id = ${contributorId}::uuid
         AND (external_id, platform) IN (
           SELECT * FROM unnest(${pairs.map((p) => p.external_id)}::text[],
                                ${pairs.map((p) => p.platform)}::text[])
         )
-      RETURNING external_id, platform`);
+      RETURNING id, external_id, platform`;
+    await decideRemovals(tx, rows.map((r) => r.id));
+    return rows;
+  });
   const remaining = new Set(deleted.map((d) => JSON.stringify([d.platform, d.external_id])));
   return pairs.map((p) => remaining.delete(JSON.stringify([p.platform, p.external_id])));
 }

@@ -47,6 +47,8 @@ export interface EventFilters {
    * (absent means true). The deadline order sets it false: there each CFP stands for itself.
    */
   cfp_lent?: boolean;
+  /** Events created or changed at or after this instant ("what is new since"). */
+  updated_since?: Date;
 }
 
 /** The WHERE conditions shared by listing and searching. */
@@ -79,6 +81,7 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
   if (f.near !== undefined) parts.push(nearCondition(sql, f.near));
   if (f.attendance !== undefined) parts.push(attendanceCondition(sql, f.attendance));
   parts.push(...cfpConditions(sql, f));
+  if (f.updated_since !== undefined) parts.push(sql`e.updated_at >= ${f.updated_since}`);
   if (f.collapse !== false) parts.push(shownCollapsed(sql, f));
   return parts.length === 1
     ? parts[0]

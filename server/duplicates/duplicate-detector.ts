@@ -35,9 +35,20 @@ export interface DetectorOptions {
   pollMs?: number;
   /** Milliseconds of each detection step, added up (benchmarks). */
   timings?: DetectionTimings;
+  /** Runs where each detection completes (DetectionFollowUp). */
+  followUp?: DetectionFollowUp;
 }
 
 const MAX_RETRY_MS = 30_000;
+
+/**
+ * What runs where a batch's detection completes (saved-search alerts, server/alerts/): in the
+ * detecting transaction, with the ids detected, and after its commit.
+ */
+export interface DetectionFollowUp {
+  detected(tx: Sql, eventIds: string[]): Promise<void>;
+  committed(): void;
+}
 
 /** Detects queued events in the background; see the module comment. */
 export class DuplicateDetector {
@@ -56,6 +67,7 @@ export class DuplicateDetector {
   #failures = 0;
   #stopped = false;
   #waiters: { upTo: number; resolve: () => void }[] = [];
+  readonly #followUp: DetectionFollowUp | null;
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
@@ -64,6 +76,7 @@ export class DuplicateDetector {
     this.#retryMs = options.retryMs ?? 1_000;
     this.#pollMs = options.pollMs ?? 60_000;
     this.#timings = options.timings;
+    this.#followUp = options.followUp ?? null;
   }
 
   /** In a pushed batch's transaction, after its upsert: queues what it wrote. */
@@ -194,7 +207,7 @@ export class DuplicateDetector {
     let taken: string[] = [];
     try {
       // Taken under the lock: another server's detector has committed what it took.
-      return await underDuplicatesLock(this.#sql, async (tx) => {
+      const count = await underDuplicatesLock(this.#sql, async (tx) => {
         const queued = await takeQueued(tx, limit);
         taken = queued.events.map((e) => e.id);
         await detectStored(tx, queued.events, {
@@ -202,8 +215,11 @@ export class DuplicateDetector {
           vectors: () => false,
           timings: this.#timings,
         });
+        await this.#followUp?.detected(tx, taken);
         return queued.taken;
       });
+      this.#followUp?.committed();
+      return count;
     } catch (err) {
       if (limit !== 1 || taken.length !== 1 || isTransientFailure(err)) throw err;
       await dropQueued(this.#sql, taken[0]);

@@ -80,6 +80,10 @@ export const filterArguments = {
     "Only events starting at or before this: a date (the whole day, in timezone) or a " +
       "date-time with offset.",
   ),
+  updated_since: dateArgument("updated_since", "2027-03-01T09:00:00Z").optional().describe(
+    "Only events created or changed at or after this date (midnight in timezone) or " +
+      "date-time: what is new since the asker last looked. Deleted events are not shown.",
+  ),
   timezone: textArgument("timezone", 64).optional().describe(
     "The asker's IANA time zone (Europe/Lisbon, America/New_York), used for when and for " +
       "dates without a time. Default UTC.",
@@ -182,6 +186,9 @@ export function toEventFilters(
   }
   if (args.from !== undefined) filters.from = instant("from", args.from, timeZone, false);
   if (args.to !== undefined) filters.to = instant("to", args.to, timeZone, true);
+  if (args.updated_since !== undefined) {
+    filters.updated_since = instant("updated_since", args.updated_since, timeZone, false);
+  }
   if (filters.from && filters.to && filters.from > filters.to) {
     throw new ToolCallError("from is after to: swap them, or widen the range");
   }

@@ -37,7 +37,7 @@ export async function authenticate(
 }
 
 /** A scope a key can hold. */
-export type Scope = "events:write" | "admin";
+export type Scope = "events:write" | "searches:write" | "admin";
 
 /** Middleware: the authenticated key must hold one of `scopes`. */
 export function requireScope(...scopes: Scope[]): MiddlewareHandler<AppEnv> {

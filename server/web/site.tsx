@@ -19,6 +19,15 @@ import { notFoundPage, onSiteError, wantsPage } from "./site-errors.tsx";
 import { homeRoute } from "./routes/home-route.tsx";
 import { eventIcsRoute, eventRoute } from "./routes/event-route.tsx";
 import { atomFeedRoute, icsFeedRoute } from "./routes/feed-routes.ts";
+import { alertFeedRoute } from "./routes/alert-feed-routes.ts";
+import {
+  alertActionRoute,
+  alertsRoute,
+  newAlertRoute,
+  saveAlertRoute,
+} from "./routes/alerts-routes.tsx";
+import { unsubscribeFormRoute, unsubscribeRoute } from "./routes/unsubscribe-routes.tsx";
+import { confirmEmailRoute, resendConfirmationRoute } from "./routes/email-confirmation-routes.tsx";
 import {
   accountFormRoute,
   signInRoute,
@@ -85,6 +94,18 @@ export async function createSite(deps: AppDeps): Promise<Site> {
   site.get("/cfp", page, publicLimit, cfpRoute);
   site.get("/cfp.ics", page, publicLimit, cfpIcsFeedRoute);
   site.get("/cfp.atom", page, publicLimit, cfpAtomFeedRoute);
+  site.get("/alerts", page, alertsRoute);
+  site.get("/alerts/new", page, newAlertRoute);
+  site.post("/alerts", page, sameOrigin, saveAlertRoute);
+  for (const action of ["pause", "resume", "test", "delete"] as const) {
+    site.post(`/alerts/searches/:id/${action}`, page, sameOrigin, alertActionRoute(action));
+  }
+  site.get("/alerts/:file", page, publicLimit, alertFeedRoute);
+  site.get("/alerts/unsubscribe/:token", page, publicLimit, unsubscribeFormRoute);
+  // No same-origin check: RFC 8058's one-click POST comes from the mail provider.
+  site.post("/alerts/unsubscribe/:token", page, publicLimit, unsubscribeRoute);
+  site.get("/account/confirm-email", page, publicLimit, confirmEmailRoute);
+  site.post("/dashboard/confirm-email", page, sameOrigin, resendConfirmationRoute);
   site.get("/events/:id", page, publicLimit, eventRoute);
   site.get("/events/:id/calendar.ics", page, publicLimit, eventIcsRoute);
 

@@ -20,7 +20,7 @@ const LAYERS: [RegExp, number, string][] = [
   [/^server\/http-front\//, 0, "base"],
   [/^server\/db\//, 1, "db"],
   [/^server\/embeddings\/worker-main\.ts$/, 4, "entry point"],
-  [/^server\/(auth|accounts|search|events|embeddings|duplicates)\//, 2, "rules"],
+  [/^server\/(auth|accounts|search|events|embeddings|duplicates|alerts)\//, 2, "rules"],
   [/^server\/error-response\.ts$/, 2, "rules"],
   [/^server\/(api|web|mcp|middleware)\//, 3, "surfaces"],
   [/^server\/(app|serve|main|http-listen|request-drain)\.ts$/, 4, "composition"],

@@ -14,6 +14,7 @@ import { LocalProvider } from "../../server/embeddings/local-provider.ts";
 import { get, postEvents, type Reply, send } from "./support/http.ts";
 import { freshEvent } from "./support/batches.ts";
 import { startServerProcess } from "./support/server-process.ts";
+import { Alerts } from "../../server/alerts/alerts.ts";
 import { DuplicateDetector } from "../../server/duplicates/duplicate-detector.ts";
 
 const POLICY = /^"default";q=(\d+);w=(\d+)$/;
@@ -192,6 +193,7 @@ Deno.test("[pglite] two app instances on one database share one limit", async ()
       ai,
       batchSlots: BatchSlots.forPool(db.poolSize),
       duplicates,
+      alerts: new Alerts(db.sql, null),
     });
     const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
     const server = Deno.serve({

@@ -35,6 +35,7 @@ const Navigation: FC<{ page: PageContext }> = ({ page }) => {
       <a href="/">Events</a>
       <a href="/cfp">Calls for papers</a>
       <a href="/dashboard">Dashboard</a>
+      <a href="/alerts">My alerts</a>
       {viewer.isOperator ? <a href="/review">Review queue</a> : null}
       <form method="post" action="/sign-out">
         <CsrfField token={viewer.csrfToken} />

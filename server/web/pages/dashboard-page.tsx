@@ -3,6 +3,11 @@ import type { FC } from "hono/jsx";
 import type { StoredEvent } from "../../../shared/api-schemas.ts";
 import type { KeyWithEvents } from "../../db/contributor-dashboard.ts";
 import { CONTRIBUTOR_SCOPES, KEY_LIFETIMES } from "../../accounts/dashboard-keys.ts";
+
+const SCOPE_LABELS: Record<typeof CONTRIBUTOR_SCOPES[number], string> = {
+  "events:write": "push events",
+  "searches:write": "save searches that notify (alerts)",
+};
 import { CsrfField, Layout } from "../components/layout.tsx";
 import { EventsTable, KeysTable } from "../components/dashboard-tables.tsx";
 import { FormProblems } from "../components/form-problems.tsx";
@@ -64,8 +69,8 @@ const NewKey: FC<{ viewer: Viewer; form?: DashboardPageProps["keyForm"] }> = ({ 
         <legend>Scopes</legend>
         {CONTRIBUTOR_SCOPES.map((scope) => (
           <label key={scope} class="check">
-            <input type="checkbox" name="scopes" value={scope} checked />
-            <code>{scope}</code>: push events
+            <input type="checkbox" name="scopes" value={scope} checked={scope === "events:write"} />
+            <code>{scope}</code>: {SCOPE_LABELS[scope]}
           </label>
         ))}
       </fieldset>

@@ -75,6 +75,7 @@ const Feeds: FC<{ params: Record<string, string>; origin: string }> = ({ params,
       <a href={webcal}>Calendar app (webcal)</a>
       <a href={ics}>iCalendar file</a>
       <a href={withParams("/events.atom", feedParams(params))}>Atom feed</a>
+      <a href={withParams("/alerts/new", feedParams(params))}>Save this search</a>
     </p>
   );
 };

@@ -6,6 +6,8 @@ import { formProblems, SignInForm, SignUpForm } from "../../accounts/account-for
 import { checkedForm, field, formToken } from "../../accounts/csrf.ts";
 import { signIn } from "../../accounts/sign-in.ts";
 import { signUp } from "../../accounts/sign-up.ts";
+import { sendConfirmationLink } from "../../accounts/email-confirmation.ts";
+import { siteOrigin } from "../../request-origin.ts";
 import { endSession, startSession } from "../../accounts/sessions.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { AccountPage } from "../pages/account-page.tsx";
@@ -64,6 +66,12 @@ export async function signUpRoute(c: Context<AppEnv>): Promise<Response> {
     });
   }
   await startSession(c, deps.db.sql, result.account.id);
+  // The account works without it; a mail that cannot go now can be sent again from /alerts.
+  await sendConfirmationLink(deps, {
+    accountId: result.account.id,
+    email: result.account.email,
+    origin: siteOrigin(c),
+  }).catch((err) => console.error("Cannot mail an address confirmation:", err));
   return c.redirect("/dashboard?welcome=1", 303);
 }
 

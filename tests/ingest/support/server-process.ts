@@ -15,6 +15,8 @@ export interface ServerProcess {
   output(): ProcessOutput;
   /** Stops the process with SIGTERM, waits for it to exit, and gives all it wrote. */
   stop(): Promise<ProcessOutput>;
+  /** Kills the process with SIGKILL (no chance to clean up) and waits for it to exit. */
+  kill(): Promise<ProcessOutput>;
 }
 
 /** Reads `stream` to its end into `into.text`, so the child never blocks on a full pipe. */
@@ -53,6 +55,12 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     output: () => ({ stdout: stdout.text, stderr: stderr.text }),
     stop: async () => {
       child.kill("SIGTERM");
+      await child.status;
+      await drained;
+      return { stdout: stdout.text, stderr: stderr.text };
+    },
+    kill: async () => {
+      child.kill("SIGKILL");
       await child.status;
       await drained;
       return { stdout: stdout.text, stderr: stderr.text };

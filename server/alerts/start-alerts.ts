@@ -1,0 +1,27 @@
+/** Builds the alerts of a server from its settings, its delivery worker started. */
+import type { Sql } from "postgres";
+import type { Config } from "../config.ts";
+import { Alerts } from "./alerts.ts";
+import { DeliveryWorker } from "./delivery-worker.ts";
+import { createMailer } from "./mailer.ts";
+
+/** The server's Alerts, delivering in this process unless `config.alertWorker` is false. */
+export function startAlerts(sql: Sql, config: Config): Alerts {
+  const { smtpUrl, mailFrom } = config.alerts;
+  const mailer = smtpUrl === undefined ? undefined : createMailer(smtpUrl, mailFrom);
+  const worker = config.alertWorker === false ? null : new DeliveryWorker({
+    sql,
+    webhooks: {
+      allowPrivate: config.alerts.webhooksAllowPrivate,
+      retrySeconds: config.alerts.webhookRetrySeconds,
+    },
+    pollMs: config.alertWorker?.pollMs,
+    digestPeriodMs: config.alertWorker?.digestPeriodMs,
+    leaseMs: config.alerts.claimMs,
+    mailer,
+    publicUrl: config.publicUrl,
+  });
+  const alerts = new Alerts(sql, worker, mailer ?? null);
+  alerts.start();
+  return alerts;
+}

@@ -1,0 +1,147 @@
+/**
+ * Deciding notices: one set-based pass per batch against every saved search (percolation), in
+ * the transaction that saw the reason, each notice with its deliveries (one per channel the
+ * search has). Only events the AI-search rule admits notify (keyFeedsAiSearch: a trusted, unrevoked
+ * key last wrote them); a paused search is told nothing.
+ *
+ * - new: an event matches a search it was written after, and neither it nor another listing of
+ *   its real-world event (its duplicate group) was told of to that search before;
+ * - changed: an event told of has a new start or place;
+ * - removed: an event told of is deleted.
+ */
+import type { Fragment, Sql } from "postgres";
+import { keyFeedsAiSearch } from "./ai-search-rule.ts";
+import { eventAnchors, placeOf, savedSearchMatches } from "./saved-search-match.ts";
+
+/** Which events a pass looks at: a batch's ids, or every event a key last wrote. */
+export type NoticeSource = { eventIds: string[] } | { keyId: string };
+
+function sourceCondition(sql: Sql, source: NoticeSource): Fragment {
+  return "keyId" in source
+    ? sql`e.last_key_id = ${source.keyId}`
+    : sql`e.id = ANY(${source.eventIds}::uuid[])`;
+}
+
+/**
+ * After the CTE `n` inserted notices (returning id and saved_search_id): their deliveries, a
+ * webhook while the search has an enabled one, an instant mail while its account's address is
+ * confirmed. Daily mails are gathered from the notices themselves.
+ */
+function deliveriesOfNotices(sql: Sql): Fragment {
+  return sql`
+    INSERT INTO alert_deliveries (notice_id, channel)
+    SELECT n.id, c.channel FROM n
+    JOIN saved_searches s ON s.id = n.saved_search_id
+    CROSS JOIN (VALUES ('webhook'), ('email')) AS c (channel)
+    WHERE (c.channel = 'webhook' AND s.webhook_url IS NOT NULL AND s.webhook_disabled_at IS NULL)
+       OR (c.channel = 'email' AND s.email = 'instant' AND EXISTS (
+             SELECT 1 FROM accounts a
+             WHERE a.contributor_id = s.contributor_id AND a.email_verified_at IS NOT NULL))`;
+}
+
+/** Decides every notice the events of `source` give; returns how many. */
+export async function decideNotices(sql: Sql, source: NoticeSource): Promise<number> {
+  if ("eventIds" in source && source.eventIds.length === 0) return 0;
+  // Changes first: only events told of before this pass can have changed.
+  return await decideChanges(sql, source) + await decideNewMatches(sql, source);
+}
+
+/** Notices of new matches (see the module comment). */
+async function decideNewMatches(sql: Sql, source: NoticeSource): Promise<number> {
+  const rows = await sql`
+    WITH batch AS (
+      SELECT e.id, ${eventAnchors(sql)} AS anchors FROM events e
+      JOIN api_keys k ON k.id = e.last_key_id
+      WHERE ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
+    ), candidates AS (
+      SELECT b.id AS event_id, s.id AS search_id
+      FROM batch b CROSS JOIN LATERAL unnest(b.anchors) AS a (anchor)
+      JOIN saved_searches s ON s.anchor = a.anchor AND NOT s.paused
+      UNION
+      SELECT b.id, s.id FROM batch b JOIN saved_searches s ON s.anchor IS NULL AND NOT s.paused
+    ), matched AS (
+      SELECT DISTINCT ON (s.id, coalesce(g.group_id, e.id))
+        s.id AS saved_search_id, e.id AS event_id, e.starts_at, ${placeOf(sql)} AS place,
+        e.title, e.source_url
+      FROM candidates c
+      JOIN saved_searches s ON s.id = c.search_id
+      JOIN events e ON e.id = c.event_id
+      LEFT JOIN event_group_members g ON g.event_id = e.id
+      WHERE e.created_at >= s.created_at AND ${savedSearchMatches(sql)}
+        AND NOT EXISTS (
+          SELECT 1 FROM saved_search_hits h
+          WHERE h.saved_search_id = s.id AND h.event_id = e.id)
+        AND (g.group_id IS NULL OR NOT EXISTS (
+          SELECT 1 FROM saved_search_hits h
+          JOIN event_group_members o ON o.event_id = h.event_id
+          WHERE h.saved_search_id = s.id AND o.group_id = g.group_id))
+      ORDER BY s.id, coalesce(g.group_id, e.id), g.canonical DESC NULLS FIRST, e.id
+    ), hits AS (
+      INSERT INTO saved_search_hits (saved_search_id, event_id, starts_at, place, title, source_url)
+      SELECT saved_search_id, event_id, starts_at, place, title, source_url FROM matched
+      ON CONFLICT DO NOTHING
+      RETURNING saved_search_id, event_id
+    ), n AS (
+      INSERT INTO alert_notices (saved_search_id, event_id, kind)
+      SELECT saved_search_id, event_id, 'new' FROM hits
+      RETURNING id, saved_search_id
+    ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
+    SELECT count(*)::int AS n FROM n`;
+  return rows[0].n;
+}
+
+/** Notices of a new start or place of events told of; their hits take the new values. */
+async function decideChanges(sql: Sql, source: NoticeSource): Promise<number> {
+  const rows = await sql`
+    WITH changed AS (
+      UPDATE saved_search_hits h SET starts_at = e.starts_at, place = ${placeOf(sql)},
+        title = e.title, source_url = e.source_url
+      FROM events e JOIN api_keys k ON k.id = e.last_key_id
+      WHERE h.event_id = e.id AND ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
+        AND (h.starts_at <> e.starts_at OR h.place <> ${placeOf(sql)})
+      RETURNING h.saved_search_id, h.event_id
+    ), n AS (
+      INSERT INTO alert_notices (saved_search_id, event_id, kind)
+      SELECT c.saved_search_id, c.event_id, 'changed' FROM changed c
+      JOIN saved_searches s ON s.id = c.saved_search_id
+      WHERE NOT s.paused
+      RETURNING id, saved_search_id
+    ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
+    SELECT count(*)::int AS n FROM n`;
+  return rows[0].n;
+}
+
+/**
+ * In the transaction that deleted `eventIds`: notices of their removal to every search that told
+ * of them, with what each event was (it is gone by delivery).
+ */
+export async function decideRemovals(sql: Sql, eventIds: string[]): Promise<number> {
+  if (eventIds.length === 0) return 0;
+  const rows = await sql`
+    WITH gone AS (
+      DELETE FROM saved_search_hits WHERE event_id = ANY(${eventIds}::uuid[])
+      RETURNING saved_search_id, event_id, title, source_url, starts_at
+    ), n AS (
+      INSERT INTO alert_notices (saved_search_id, event_id, kind, event)
+      SELECT g.saved_search_id, g.event_id, 'removed',
+        jsonb_build_object('id', g.event_id, 'title', g.title, 'source_url', g.source_url,
+          'starts_at', to_char(g.starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+      FROM gone g JOIN saved_searches s ON s.id = g.saved_search_id
+      WHERE NOT s.paused
+      RETURNING id, saved_search_id
+    ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
+    SELECT count(*)::int AS n FROM n`;
+  return rows[0].n;
+}
+
+/** A test notice for one saved search (the site's and API's "test delivery"); its id. */
+export async function addTestNotice(sql: Sql, savedSearchId: string): Promise<string> {
+  const [row] = await sql<{ id: string }[]>`
+    WITH n AS (
+      INSERT INTO alert_notices (saved_search_id, event_id, kind)
+      VALUES (${savedSearchId}, gen_random_uuid(), 'test')
+      RETURNING id, saved_search_id
+    ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
+    SELECT id FROM n`;
+  return row.id;
+}
