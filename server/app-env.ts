@@ -5,6 +5,7 @@ import type { AiSearch } from "./embeddings/ai-search.ts";
 import type { StorageGuard } from "./db/disk-space.ts";
 import type { BatchSlots } from "./events/batch-slots.ts";
 import type { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
+import type { FederationService } from "./federation/service.ts";
 
 /** The caller behind a verified key. */
 export interface Principal {
@@ -34,6 +35,8 @@ export interface AppDeps {
   batchSlots: BatchSlots;
   /** Detects the duplicates of pushed events after their batch commits; reads wait for it. */
   duplicates: DuplicateDetector;
+  /** ActivityPub (server/federation/), unless FEDERATION is off. */
+  federation?: FederationService;
 }
 
 export type AppEnv = {

@@ -250,6 +250,15 @@ export const SettingsSchema = z.object({
       "queue), once they confirm the operator key",
     default: "unset",
   }),
+  FEDERATION: flag(
+    true,
+    "ActivityPub: the calendar's actors (`events`, one per topic, one per city) can be followed " +
+      "from the fediverse (docs/federation.md)",
+  ),
+  FEDERATION_ALLOW_PRIVATE: flag(
+    false,
+    "Let federation reach servers on private and loopback addresses (tests only)",
+  ),
   MCP_ALLOWED_ORIGINS: list(
     "Comma-separated host names whose web pages may call `/mcp` (besides localhost); requests " +
       "without `Origin` always pass",
@@ -313,6 +322,8 @@ export const ConfigSchema = SettingsSchema.transform((v) => ({
   mcpAllowedOrigins: v.MCP_ALLOWED_ORIGINS,
   /** Lower-cased addresses of the site accounts that may act as operators (review queue). */
   operatorEmails: v.OPERATOR_EMAILS,
+  /** ActivityPub on, and whether it may reach private addresses (tests). */
+  federation: { enabled: v.FEDERATION, allowPrivateAddress: v.FEDERATION_ALLOW_PRIVATE },
 }));
 
 /** The parsed settings. */

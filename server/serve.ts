@@ -17,6 +17,8 @@ import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
 import { BatchSlots } from "./events/batch-slots.ts";
 import { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
+import { startFederation } from "./federation/service.ts";
+import { setFederationSwitch } from "./db/federation-objects.ts";
 import { listenHttp } from "./http-listen.ts";
 import { StorageGuard } from "./db/disk-space.ts";
 import type { VectorAvailability } from "./embeddings/vector-availability.ts";
@@ -70,6 +72,15 @@ export async function openService(config: Config): Promise<OpenedService> {
     });
     duplicates.start();
     stops.push(() => duplicates.stop());
+    const federation = config.federation.enabled
+      ? await startFederation(db.sql, {
+        origin: config.publicUrl,
+        allowPrivateAddress: config.federation.allowPrivateAddress,
+        settled: () => duplicates.settled(),
+      })
+      : undefined;
+    if (federation) stops.push(() => federation.stop());
+    else await setFederationSwitch(db.sql, false);
     const deps: AppDeps = {
       db,
       config,
@@ -77,6 +88,7 @@ export async function openService(config: Config): Promise<OpenedService> {
       storage,
       batchSlots: BatchSlots.forPool(db.poolSize),
       duplicates,
+      federation,
     };
     return { app: await createApp(deps), deps, close: stopAll };
   } catch (err) {
@@ -123,6 +135,7 @@ export async function startService(config: Config): Promise<RunningService> {
     if (db.kind === "pglite") stops.push(vacuumEmbeddedNowAndThen(db.sql));
     const { hostname, port } = http.addr;
     const host = hostname === "0.0.0.0" ? "localhost" : hostname;
+    deps.federation?.useOrigin(`http://${host}:${port}`);
     return { url: `http://${host}:${port}`, deps, shutdown: stopAll };
   } catch (err) {
     await stopAll();

@@ -61,6 +61,8 @@ export async function ingestBatch(
     throw err;
   }
   deps.duplicates.committed({ contributorId, changed: outcome.changed }, detected);
+  // What the batch changed is recorded for federation by triggers; publish once detected.
+  deps.federation?.wake();
   // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
   // while this batch was in flight.
   if (principal.trusted && outcome.eventIds.length > 0) {
