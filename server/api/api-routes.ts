@@ -43,6 +43,14 @@ import {
   cleanUpContributorHandler,
   cleanUpContributorRoute,
 } from "./admin-contributor-clean-up.ts";
+import {
+  addBlockHandler,
+  addBlockRoute,
+  listBlocksHandler,
+  listBlocksRoute,
+  removeBlockHandler,
+  removeBlockRoute,
+} from "./admin-federation-blocks.ts";
 import { healthzHandler, healthzRoute } from "./healthz.ts";
 import { openApiHandler, openApiRoute } from "./openapi-document.ts";
 
@@ -70,6 +78,9 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: backupRoute, handler: backupHandler });
   mount({ route: cleanUpContributorRoute, handler: cleanUpContributorHandler });
   mount({ route: auditRoute, handler: auditHandler });
+  mount({ route: listBlocksRoute, handler: listBlocksHandler });
+  mount({ route: addBlockRoute, handler: addBlockHandler });
+  mount({ route: removeBlockRoute, handler: removeBlockHandler });
   mount({ route: healthzRoute, handler: healthzHandler });
   mount({ route: openApiRoute, handler: openApiHandler(app) });
 }

@@ -49,7 +49,7 @@ export class Publisher {
     this.#sql = sql;
     this.#federation = federation;
     this.#settled = options.settled ?? (() => Promise.resolve());
-    this.#pollMs = options.pollMs ?? 5_000;
+    this.#pollMs = options.pollMs ?? 2_000;
     this.#origin = options.origin ? new URL(options.origin) : null;
   }
 

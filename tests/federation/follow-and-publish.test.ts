@@ -5,33 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
-import {
-  createApiKey,
-  postBatch,
-  startTestServer,
-  type TestServer,
-} from "../../dev-support/test-server.ts";
-import { type ActivityPubPeer, startActivityPubPeer } from "../../dev-support/activitypub-peer.ts";
+import { createApiKey, postBatch } from "../../dev-support/test-server.ts";
+import { withPeer } from "./support.ts";
 import { sampleEvent } from "../support/events.ts";
 import { admin } from "../search/support.ts";
 
 const TZ = "https://joinmobilizon.org/ns#timezone";
-
-async function withPeer(
-  kind: "pglite" | "postgres",
-  run: (server: TestServer, peer: ActivityPubPeer) => Promise<void>,
-): Promise<void> {
-  const server = await startTestServer(kind, {
-    federation: { enabled: true, allowPrivateAddress: true },
-  });
-  const peer = await startActivityPubPeer();
-  try {
-    await run(server, peer);
-  } finally {
-    await peer.close();
-    await server.close();
-  }
-}
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
