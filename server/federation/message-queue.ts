@@ -15,6 +15,7 @@ import {
   countQueued,
   enqueueMessages,
   finishMessage,
+  type QueuedMessage,
   takeMessages,
 } from "../db/federation-queue.ts";
 
@@ -40,7 +41,7 @@ export class DatabaseMessageQueue implements MessageQueue {
   constructor(sql: Sql, options: QueueOptions = {}) {
     this.#sql = sql;
     this.#pollMs = options.pollMs ?? 1_000;
-    this.#concurrency = options.concurrency ?? 16;
+    this.#concurrency = options.concurrency ?? 32;
     this.#leaseMs = options.leaseMs ?? 5 * 60_000;
   }
 
@@ -61,54 +62,73 @@ export class DatabaseMessageQueue implements MessageQueue {
     return countQueued(this.#sql);
   }
 
-  /** Takes due messages and hands them to `handler` until `signal` aborts. */
+  /**
+   * Hands due messages to `handler`, up to `concurrency` at once, until `signal` aborts: a
+   * finished message makes room for the next at once (the next of its ordering key among them).
+   */
   async listen(
     handler: (message: unknown) => Promise<void> | void,
     options: MessageQueueListenOptions = {},
   ): Promise<void> {
     const { signal } = options;
+    const inFlight = new Set<Promise<void>>();
     while (!signal?.aborted) {
-      let taken: Awaited<ReturnType<typeof takeMessages>> = [];
-      try {
-        taken = await takeMessages(this.#sql, {
-          limit: this.#concurrency,
-          leaseMs: this.#leaseMs,
-        });
-      } catch (err) {
-        if (!signal?.aborted) console.error("Cannot take federation messages:", err);
-      }
-      await Promise.all(taken.map(async (m) => {
+      const room = this.#concurrency - inFlight.size;
+      let taken: QueuedMessage[] = [];
+      if (room > 0) {
         try {
-          await handler(m.message);
+          taken = await takeMessages(this.#sql, { limit: room, leaseMs: this.#leaseMs });
         } catch (err) {
-          // Fedify retries deliveries itself (a new message); a handler that throws is done.
-          console.error("Federation message failed:", err);
+          if (!signal?.aborted) console.error("Cannot take federation messages:", err);
         }
-        await finishMessage(this.#sql, m.id).catch((err) =>
-          console.error("Cannot finish a federation message:", err)
+      }
+      for (const m of taken) {
+        const running: Promise<void> = this.#handle(handler, m).finally(() =>
+          inFlight.delete(running)
         );
-      }));
-      if (taken.length === this.#concurrency) continue;
-      await this.#sleep(signal);
+        inFlight.add(running);
+      }
+      if (taken.length > 0 && inFlight.size < this.#concurrency) continue;
+      const sleep = this.#sleep(signal);
+      await Promise.race(inFlight.size > 0 ? [sleep.done, ...inFlight] : [sleep.done]);
+      sleep.cancel();
     }
+    await Promise.all(inFlight);
+  }
+
+  async #handle(
+    handler: (message: unknown) => Promise<void> | void,
+    m: QueuedMessage,
+  ): Promise<void> {
+    try {
+      await handler(m.message);
+    } catch (err) {
+      // Fedify retries deliveries itself (a new message); a handler that throws is done.
+      console.error("Federation message failed:", err);
+    }
+    await finishMessage(this.#sql, m.id).catch((err) =>
+      console.error("Cannot finish a federation message:", err)
+    );
   }
 
   #wake(): void {
     for (const wake of [...this.#wakers]) wake();
   }
 
-  /** Waits for the poll interval, an enqueue in this process, or the abort. */
-  #sleep(signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
+  /** Waits for the poll interval, an enqueue in this process, or the abort; or is cancelled. */
+  #sleep(signal?: AbortSignal): { done: Promise<void>; cancel: () => void } {
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => {
+      finish = () => {
         clearTimeout(timer);
-        this.#wakers.delete(done);
-        signal?.removeEventListener("abort", done);
+        this.#wakers.delete(finish);
+        signal?.removeEventListener("abort", finish);
         resolve();
       };
-      const timer = setTimeout(done, this.#pollMs);
-      this.#wakers.add(done);
-      signal?.addEventListener("abort", done, { once: true });
     });
+    const timer = setTimeout(finish, this.#pollMs);
+    this.#wakers.add(finish);
+    signal?.addEventListener("abort", finish, { once: true });
+    return { done, cancel: finish };
   }
 }

@@ -109,8 +109,10 @@ export class Publisher {
     const ctx = this.#federation.createContext(origin, undefined);
     while (!this.#stopped) {
       const batch = await unsentActivities(this.#sql, SEND_BATCH);
+      // Most activities of a batch go to the same followers: read them once per batch.
+      const recipients = new Map<string, Promise<Recipient[]>>();
       for (const row of batch) {
-        await this.#send(ctx, row);
+        await this.#send(ctx, row, recipients);
         await markSent(this.#sql, row.id);
       }
       if (batch.length < SEND_BATCH) break;
@@ -121,11 +123,17 @@ export class Publisher {
    * Create goes to the followers of `events`, an Announce to its actor's; Update and Delete to
    * everyone who got the object either way. Fedify makes one delivery per shared inbox.
    */
-  async #send(ctx: Context<void>, row: ActivityRecord): Promise<void> {
+  async #send(
+    ctx: Context<void>,
+    row: ActivityRecord,
+    known: Map<string, Promise<Recipient[]>>,
+  ): Promise<void> {
     const actors = row.kind === "Update" || row.kind === "Delete"
       ? [EVENTS_ACTOR, ...row.object.announced_by]
       : [row.actor_handle];
-    const recipients = await this.#recipients(actors);
+    const key = [...actors].sort().join(" ");
+    if (!known.has(key)) known.set(key, this.#recipients(actors));
+    const recipients = await known.get(key)!;
     if (recipients.length === 0) return;
     await ctx.sendActivity({ identifier: row.actor_handle }, recipients, activityOf(ctx, row), {
       preferSharedInbox: true,

@@ -60,7 +60,7 @@ for (const kind of testBackends()) {
     });
   });
 
-  Deno.test(`[${kind}] unsigned inbox requests get 401, a blocked domain 403, and Undo unfollows`, async () => {
+  Deno.test(`[${kind}] unsigned inbox requests get 401, a blocked domain 403 and no deliveries, and Undo unfollows`, async () => {
     await withPeer(kind, async (server, peer) => {
       const host = new URL(server.url).host;
       const peerHost = new URL(peer.url).host;
@@ -112,6 +112,35 @@ for (const kind of testBackends()) {
 
       await peer.follow(events);
       await peer.waitFor((r) => r.type === "Accept");
+
+      // A follower on a blocked domain receives nothing while the block holds.
+      const key = await createApiKey(server, { contributor: "meetup-org" });
+      assert.equal((await admin(server, "POST", `/api/v1/admin/keys/${key.id}/trust`)).status, 200);
+      const block = { domain: peerHost };
+      assert.equal(
+        (await admin(server, "POST", "/api/v1/admin/federation/blocks", block)).status,
+        201,
+      );
+      await postBatch(server.url, key.key, {
+        events: [sampleEvent(7, { title: "Sent while blocked" })],
+      });
+      await eventually("the Create in the outbox", async () => {
+        const outbox = await (await activityJson(server, "/ap/actors/events/outbox")).json();
+        return outbox.totalItems === 1;
+      });
+      await server.service.deps.federation!.publisher.idle();
+      const unblocked = await server.fetch(
+        `/api/v1/admin/federation/blocks/${encodeURIComponent(peerHost)}`,
+        { method: "DELETE", headers: { Authorization: `Bearer ${server.adminKey}` } },
+      );
+      assert.equal(unblocked.status, 204);
+      await postBatch(server.url, key.key, {
+        events: [sampleEvent(8, { title: "Sent after the block" })],
+      });
+      const create = await peer.waitFor((r) => r.type === "Create");
+      assert.equal((create.json.object as Json).name, "Sent after the block");
+      assert.equal(peer.received.filter((r) => r.type === "Create").length, 1);
+
       const count = async () =>
         (await (await activityJson(server, "/ap/actors/events/followers")).json()).totalItems;
       assert.equal(await count(), 1);

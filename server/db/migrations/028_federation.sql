@@ -17,6 +17,8 @@ CREATE TABLE federation_queue (
   locked_until timestamptz
 );
 CREATE INDEX federation_queue_due_idx ON federation_queue (deliver_at);
+CREATE INDEX federation_queue_ordering_idx ON federation_queue (ordering_key, id)
+  WHERE ordering_key IS NOT NULL;
 
 CREATE TABLE federation_actors (
   handle text PRIMARY KEY CHECK (handle ~ '^[a-z0-9]([a-z0-9-]*[a-z0-9])?$'),
