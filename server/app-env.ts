@@ -6,6 +6,7 @@ import type { StorageGuard } from "./db/disk-space.ts";
 import type { BatchSlots } from "./events/batch-slots.ts";
 import type { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
 import type { Alerts } from "./alerts/alerts.ts";
+import type { FederationService } from "./federation/service.ts";
 
 /** The caller behind a verified key. */
 export interface Principal {
@@ -37,6 +38,8 @@ export interface AppDeps {
   duplicates: DuplicateDetector;
   /** Saved searches' notices: decided after detection and on trust, delivered by a worker. */
   alerts: Alerts;
+  /** ActivityPub (server/federation/), unless FEDERATION is off. */
+  federation?: FederationService;
 }
 
 export type AppEnv = {

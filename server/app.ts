@@ -26,6 +26,11 @@ export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
     c.set("deps", deps);
     await next();
   });
+  // ActivityPub (server/federation/): WebFinger and /ap/*, beside the site and the API.
+  const { federation } = deps;
+  if (federation) {
+    app.use("*", (c, next) => federation.fetch(c.req.raw, () => next().then(() => c.res)));
+  }
   if (deps.storage) app.use("*", refuseWritesWhenDiskLow(deps.storage));
 
   const guards: Guards = {

@@ -302,6 +302,15 @@ export const SettingsSchema = z.object({
     "How long a worker holds a notice it is delivering; a server that stops (or dies) " +
       "mid-delivery leaves it to be delivered again after this",
   ),
+  FEDERATION: flag(
+    true,
+    "ActivityPub: the calendar's actors (`events`, one per topic, one per city) can be followed " +
+      "from the fediverse (docs/federation.md)",
+  ),
+  FEDERATION_ALLOW_PRIVATE: flag(
+    false,
+    "Let federation reach servers on private and loopback addresses (tests only)",
+  ),
   MCP_ALLOWED_ORIGINS: list(
     "Comma-separated host names whose web pages may call `/mcp` (besides localhost); requests " +
       "without `Origin` always pass",
@@ -374,6 +383,8 @@ export const ConfigSchema = SettingsSchema.transform((v) => ({
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
   },
+  /** ActivityPub on, and whether it may reach private addresses (tests). */
+  federation: { enabled: v.FEDERATION, allowPrivateAddress: v.FEDERATION_ALLOW_PRIVATE },
 }));
 
 /** The parsed settings. */

@@ -16,6 +16,8 @@ import { RequestDrain } from "./request-drain.ts";
 import { BatchSlots } from "./events/batch-slots.ts";
 import { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
 import { startAlerts } from "./alerts/start-alerts.ts";
+import { startFederation } from "./federation/service.ts";
+import { setFederationSwitch } from "./db/federation-objects.ts";
 import { listenHttp } from "./http-listen.ts";
 import { StorageGuard } from "./db/disk-space.ts";
 import type { VectorAvailability } from "./embeddings/vector-availability.ts";
@@ -68,6 +70,15 @@ export async function openService(config: Config): Promise<OpenedService> {
     const duplicates = new DuplicateDetector(db.sql, { followUp: alerts });
     duplicates.start();
     stops.push(() => duplicates.stop());
+    const federation = config.federation.enabled
+      ? await startFederation(db.sql, {
+        origin: config.publicUrl,
+        allowPrivateAddress: config.federation.allowPrivateAddress,
+        settled: () => duplicates.settled(),
+      })
+      : undefined;
+    if (federation) stops.push(() => federation.stop());
+    else await setFederationSwitch(db.sql, false);
     const deps: AppDeps = {
       db,
       config,
@@ -76,6 +87,7 @@ export async function openService(config: Config): Promise<OpenedService> {
       batchSlots: BatchSlots.forPool(db.poolSize),
       duplicates,
       alerts,
+      federation,
     };
     return { app: await createApp(deps), deps, close: stopAll };
   } catch (err) {
@@ -111,6 +123,7 @@ export async function startService(config: Config): Promise<RunningService> {
     if (db.kind === "pglite") stops.push(vacuumEmbeddedNowAndThen(db.sql));
     const { hostname, port } = http.addr;
     const host = hostname === "0.0.0.0" ? "localhost" : hostname;
+    deps.federation?.useOrigin(`http://${host}:${port}`);
     return { url: `http://${host}:${port}`, deps, shutdown: stopAll };
   } catch (err) {
     await stopAll();

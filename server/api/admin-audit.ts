@@ -24,7 +24,9 @@ const AuditEntry = z.object({
       "site address.",
   }),
   action: z.string().meta({
-    description: "What: trust, untrust, revoke, rate_change, delete_events, clean_up (and " +
+    description:
+      "What: trust, untrust, revoke, rate_change, delete_events, clean_up, block_domain, " +
+      "unblock_domain (and " +
       "split or join of duplicates).",
   }),
   contributor_id: z.string().nullable(),

@@ -43,6 +43,14 @@ import {
   cleanUpContributorHandler,
   cleanUpContributorRoute,
 } from "./admin-contributor-clean-up.ts";
+import {
+  addBlockHandler,
+  addBlockRoute,
+  listBlocksHandler,
+  listBlocksRoute,
+  removeBlockHandler,
+  removeBlockRoute,
+} from "./admin-federation-blocks.ts";
 import { healthzHandler, healthzRoute } from "./healthz.ts";
 import { createSavedSearchHandler, createSavedSearchRoute } from "./create-saved-search.ts";
 import { listSavedSearchesHandler, listSavedSearchesRoute } from "./list-saved-searches.ts";
@@ -82,6 +90,9 @@ export function mountApiRoutes(app: OpenAPIHono<AppEnv>, guards: Guards): void {
   mount({ route: patchSavedSearchRoute, handler: patchSavedSearchHandler });
   mount({ route: deleteSavedSearchRoute, handler: deleteSavedSearchHandler });
   mount({ route: testSavedSearchRoute, handler: testSavedSearchHandler });
+  mount({ route: listBlocksRoute, handler: listBlocksHandler });
+  mount({ route: addBlockRoute, handler: addBlockHandler });
+  mount({ route: removeBlockRoute, handler: removeBlockHandler });
   mount({ route: healthzRoute, handler: healthzHandler });
   mount({ route: openApiRoute, handler: openApiHandler(app) });
 }

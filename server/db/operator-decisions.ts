@@ -14,7 +14,9 @@ export type OperatorAction =
   | "delete_events"
   | "clean_up"
   | "split"
-  | "join";
+  | "join"
+  | "block_domain"
+  | "unblock_domain";
 
 /** A decision to record. */
 export interface OperatorDecision {

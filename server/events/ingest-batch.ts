@@ -51,6 +51,8 @@ export async function ingestBatch(
     throw err;
   }
   deps.duplicates.committed(outcome.changed.map((c) => c.id));
+  // What the batch changed is recorded for federation by triggers; published once detected.
+  deps.federation?.wake();
   // Only a trusted key's events need vectors; the worker's slow poll covers a key trusted
   // while this batch was in flight.
   if (principal.trusted && outcome.eventIds.length > 0) {

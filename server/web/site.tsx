@@ -18,6 +18,7 @@ import { loadViewer } from "../accounts/viewer.ts";
 import { notFoundPage, onSiteError, wantsPage } from "./site-errors.tsx";
 import { homeRoute } from "./routes/home-route.tsx";
 import { eventIcsRoute, eventRoute } from "./routes/event-route.tsx";
+import { actorPageRoute, fediverseIndexRoute } from "./routes/fediverse-routes.tsx";
 import { atomFeedRoute, icsFeedRoute } from "./routes/feed-routes.ts";
 import { alertFeedRoute } from "./routes/alert-feed-routes.ts";
 import {
@@ -108,6 +109,8 @@ export async function createSite(deps: AppDeps): Promise<Site> {
   site.post("/dashboard/confirm-email", page, sameOrigin, resendConfirmationRoute);
   site.get("/events/:id", page, publicLimit, eventRoute);
   site.get("/events/:id/calendar.ics", page, publicLimit, eventIcsRoute);
+  site.get("/fediverse", page, publicLimit, fediverseIndexRoute);
+  site.get("/fediverse/:handle", page, publicLimit, actorPageRoute);
 
   site.get("/sign-up", page, accountFormRoute("sign-up"));
   site.post("/sign-up", page, sameOrigin, signUpRoute);

@@ -1,6 +1,6 @@
 /**
  * Layers import one way: surfaces (api, web, mcp, middleware) -> rules
- * (auth, accounts, search, events, embeddings, duplicates) -> the data layer (db) -> base modules and shared/.
+ * (auth, accounts, search, events, embeddings, duplicates, federation) -> the data layer (db) -> base modules and shared/.
  * A module never imports one of a higher layer, nothing imports itself round a cycle, the CLI
  * and the server share only shared/,
  * and scripts never import tests: what both need lives in dev-support/.
@@ -20,7 +20,7 @@ const LAYERS: [RegExp, number, string][] = [
   [/^server\/http-front\//, 0, "base"],
   [/^server\/db\//, 1, "db"],
   [/^server\/embeddings\/worker-main\.ts$/, 4, "entry point"],
-  [/^server\/(auth|accounts|search|events|embeddings|duplicates|alerts)\//, 2, "rules"],
+  [/^server\/(auth|accounts|search|events|embeddings|duplicates|alerts|federation)\//, 2, "rules"],
   [/^server\/error-response\.ts$/, 2, "rules"],
   [/^server\/(api|web|mcp|middleware)\//, 3, "surfaces"],
   [/^server\/(app|serve|main|http-listen|request-drain)\.ts$/, 4, "composition"],

@@ -44,6 +44,8 @@ export interface ReviewPageProps {
   pending: PendingReview[];
   trusted: ApiKeyRecord[];
   notices: string[];
+  /** The ActivityPub actors with their followers, and the blocked domains (when federating). */
+  fediverse?: { actors: { handle: string; followers: number }[]; blocked: string[] };
 }
 
 /** Events of a batch shown in full; the rest are counted. */
@@ -136,7 +138,31 @@ const TrustedKeys: FC<{ viewer: Viewer; keys: ApiKeyRecord[] }> = ({ viewer, key
   </DataTable>
 );
 
-export const ReviewPage: FC<ReviewPageProps> = ({ page, viewer, pending, trusted, notices }) => (
+const Fediverse: FC<{ fediverse: NonNullable<ReviewPageProps["fediverse"]> }> = (
+  { fediverse },
+) => (
+  <section aria-labelledby="fediverse-heading">
+    <h2 id="fediverse-heading">Fediverse</h2>
+    <DataTable label="Followers per actor" columns={["Actor", "Followers"]}>
+      {fediverse.actors.map((a) => (
+        <tr key={a.handle}>
+          <td>
+            <a href={`/fediverse/${a.handle}`}>@{a.handle}</a>
+          </td>
+          <td>{a.followers}</td>
+        </tr>
+      ))}
+    </DataTable>
+    <p>
+      Blocked domains (<code>/api/v1/admin/federation/blocks</code>):{" "}
+      {fediverse.blocked.length === 0 ? "none" : fediverse.blocked.join(", ")}.
+    </p>
+  </section>
+);
+
+export const ReviewPage: FC<ReviewPageProps> = (
+  { page, viewer, pending, trusted, notices, fediverse },
+) => (
   <Layout page={page} title="Review queue">
     <h1>Review queue</h1>
     <p>
@@ -159,5 +185,6 @@ export const ReviewPage: FC<ReviewPageProps> = ({ page, viewer, pending, trusted
         ? <p>No key is trusted yet.</p>
         : <TrustedKeys viewer={viewer} keys={trusted} />}
     </section>
+    {fediverse ? <Fediverse fediverse={fediverse} /> : null}
   </Layout>
 );

@@ -20,6 +20,8 @@ import { confirmPage } from "../pages/confirm-page.tsx";
 import { noticesOf } from "../page-notices.ts";
 import type { Viewer } from "../../accounts/viewer.ts";
 import { pageContext } from "../site-context.ts";
+import { listActorsWithFollowers } from "../../db/federation-actors.ts";
+import { listBlocks } from "../../db/federation-blocks.ts";
 import { requireViewer } from "./dashboard-routes.tsx";
 
 /** Pending keys shown at once, oldest batch first. */
@@ -79,6 +81,12 @@ export async function reviewRoute(c: Context<AppEnv>): Promise<Response> {
   );
   const trusted = await listApiKeys(sql, { status: "trusted" });
   const notices = noticesOf(c, NOTICES);
+  const fediverse = c.get("deps").federation
+    ? {
+      actors: await listActorsWithFollowers(sql),
+      blocked: (await listBlocks(sql)).map((b) => b.domain),
+    }
+    : undefined;
   c.header("Cache-Control", "no-store");
   return c.html(renderDocument(
     <ReviewPage
@@ -87,6 +95,7 @@ export async function reviewRoute(c: Context<AppEnv>): Promise<Response> {
       pending={pending}
       trusted={trusted}
       notices={notices}
+      fediverse={fediverse}
     />,
   ));
 }
