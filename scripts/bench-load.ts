@@ -1,7 +1,8 @@
 /**
  * The service under load (issue 12): contributors' keys pushing 100-event batches back to back
  * while visitors browse the site, programs call /api/v1/search and an assistant searches through
- * MCP, against the real server in its own process on PostgreSQL. Reports per kind of request
+ * MCP, against the real server in its own process on PostgreSQL; two keys more list twin
+ * conferences to time how long grouping takes after a push. Reports per kind of request
  * the count, throughput and p50/p95/p99, every error by status, the events pushed per second, and
  * the server's memory after warm-up, through the run and at the end against a stated bound.
  * Exits 1 when a request failed, the memory bound was broken or the database lacks an
@@ -33,6 +34,7 @@ import {
 import { type LoadRun, printLoadReport, type UsageSnapshot } from "./support/load-report.ts";
 import { cpuSeconds, MemorySampler, residentBytes } from "./support/process-usage.ts";
 import { loadAverage } from "./support/figures.ts";
+import { GROUPING_KIND, groupingLoop } from "./support/load-grouping.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -162,8 +164,17 @@ async function runLoad(o: {
   adminKey: string;
   databaseUrl: string;
 }): Promise<LoadRun> {
-  const keys = await createKeys(o.baseUrl, o.adminKey);
-  const recorder = new LoadRecorder(["push", ...SITE_KINDS, API_KIND, MCP_KIND]);
+  const keys = await createKeys(o.baseUrl, o.adminKey, OPTIONS.keys + 2);
+  // The last two keys list twin conferences, to time grouping (load-grouping.ts).
+  const [twinA, twinB] = keys.splice(OPTIONS.keys, 2);
+  const recorder = new LoadRecorder([
+    "push",
+    "push (grouping probe)",
+    GROUPING_KIND,
+    ...SITE_KINDS,
+    API_KIND,
+    MCP_KIND,
+  ]);
   const started = performance.now();
   const ctx: LoadContext = {
     baseUrl: o.baseUrl,
@@ -188,6 +199,7 @@ async function runLoad(o: {
     const address = (net: string, i: number) => `${net}.${i + 1}`;
     await Promise.all([
       ...keys.map((key, index) => pushLoop(ctx, { key, index, batchSize: BATCH_SIZE, tally })),
+      groupingLoop(ctx, { a: twinA, b: twinB }),
       ...times(
         OPTIONS.visitors,
         (i) => visitorLoop(ctx, { address: address("198.51.100", i), seed: 11 + i }),
@@ -205,7 +217,7 @@ async function runLoad(o: {
     const atEnd = await usage();
     const [{ stored }] = await db<{ stored: number }[]>`
       SELECT count(*)::int AS stored FROM events e JOIN contributors c ON c.id = e.contributor_id
-      WHERE c.name LIKE 'load-contributor-%'`;
+      WHERE c.name LIKE 'load-contributor-%' AND e.external_id NOT LIKE 'twin-%'`;
     return {
       summaries: recorder.summaries(OPTIONS.durationS),
       totalErrors: recorder.totalErrors(),
@@ -224,8 +236,8 @@ async function runLoad(o: {
 }
 
 /** Issues one `events:write` key per contributor through the operators' API. */
-async function createKeys(baseUrl: string, adminKey: string): Promise<string[]> {
-  return await Promise.all(times(OPTIONS.keys, async (i) => {
+async function createKeys(baseUrl: string, adminKey: string, count: number): Promise<string[]> {
+  return await Promise.all(times(count, async (i) => {
     const res = await fetch(`${baseUrl}/api/v1/admin/keys`, {
       method: "POST",
       headers: { Authorization: `Bearer ${adminKey}`, "Content-Type": "application/json" },

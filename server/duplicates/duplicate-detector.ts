@@ -25,8 +25,9 @@ export interface DetectorOptions {
   /** Queued events taken in one transaction. */
   batchSize?: number;
   /**
-   * Batches woken for and not yet detected past which `roomToQueue()` waits: ingestion slows
-   * down to what detection keeps up with, instead of the queue and grouping's delay growing.
+   * Events this server queued and no detection has taken yet, past which `roomToQueue()` waits:
+   * ingestion slows down to what detection keeps up with, instead of the queue and grouping's
+   * delay growing.
    */
   maxBacklog?: number;
   /** After a failed run, the first wait before trying again (doubled each time, at most 30 s). */
@@ -68,11 +69,15 @@ export class DuplicateDetector {
   #stopped = false;
   #waiters: { upTo: number; resolve: () => void }[] = [];
   readonly #followUp: DetectionFollowUp | null;
+  /** Events this server queued, and events its detections took (counted after each take). */
+  #queued = 0;
+  #taken = 0;
+  #roomWaiters: (() => void)[] = [];
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
     this.#batchSize = options.batchSize ?? 500;
-    this.#maxBacklog = options.maxBacklog ?? 8;
+    this.#maxBacklog = options.maxBacklog ?? 1_000;
     this.#retryMs = options.retryMs ?? 1_000;
     this.#pollMs = options.pollMs ?? 60_000;
     this.#timings = options.timings;
@@ -86,7 +91,9 @@ export class DuplicateDetector {
 
   /** After the batch's commit: wakes the detector for what it queued. */
   committed(eventIds: string[]): void {
-    if (eventIds.length > 0) this.wake();
+    if (eventIds.length === 0) return;
+    this.#queued += eventIds.length;
+    this.wake();
   }
 
   /** Takes what is queued already (a stopped server's batches), and looks again now and then. */
@@ -114,11 +121,34 @@ export class DuplicateDetector {
     return this.#wait(this.#requested, timeoutMs);
   }
 
-  /** Resolves when the backlog is within bounds (or after `timeoutMs`): called before a batch. */
+  /**
+   * Resolves when the events queued and not yet taken are within bounds (or after `timeoutMs`):
+   * called before a batch. Counted per take, not per emptied queue: under a steady stream of
+   * pushes the queue is never empty.
+   */
   roomToQueue(timeoutMs = 30_000): Promise<void> {
-    const upTo = this.#requested - this.#maxBacklog;
-    if (this.#done >= upTo || this.#failures > 0 || this.#stopped) return Promise.resolve();
-    return this.#wait(upTo, timeoutMs);
+    if (this.#hasRoom()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.#roomWaiters = this.#roomWaiters.filter((w) => w !== done);
+        resolve();
+      }, timeoutMs);
+      this.#roomWaiters.push(done);
+    });
+  }
+
+  #hasRoom(): boolean {
+    return this.#queued - this.#taken <= this.#maxBacklog || this.#failures > 0 || this.#stopped;
+  }
+
+  #tookSome(count: number): void {
+    // Another server's queued events count as taken too: never past what this one queued.
+    this.#taken = Math.min(this.#queued, this.#taken + count);
+    if (this.#hasRoom()) { for (const w of this.#roomWaiters.splice(0)) w(); }
   }
 
   /** Batches woken for and not yet detected. */
@@ -133,6 +163,7 @@ export class DuplicateDetector {
     if (this.#poll !== null) clearInterval(this.#poll);
     await this.#running;
     for (const w of this.#waiters.splice(0)) w.resolve();
+    for (const w of this.#roomWaiters.splice(0)) w();
   }
 
   #wait(upTo: number, timeoutMs: number): Promise<void> {
@@ -162,6 +193,7 @@ export class DuplicateDetector {
         this.#failures++;
         console.error("Cannot detect duplicates of queued events (tried again soon):", err);
         this.#release(this.#requested);
+        for (const w of this.#roomWaiters.splice(0)) w();
         const delay = Math.min(this.#retryMs * 2 ** (this.#failures - 1), MAX_RETRY_MS);
         this.#retry = setTimeout(() => {
           this.#retry = null;
@@ -186,6 +218,7 @@ export class DuplicateDetector {
       let taken: number;
       try {
         taken = await this.#detectQueued(limit);
+        this.#tookSome(taken);
       } catch (err) {
         if (limit === 1 || isTransientFailure(err)) throw err;
         console.error("Duplicate detection failed; detecting queued events one at a time:", err);

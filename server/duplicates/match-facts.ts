@@ -13,22 +13,6 @@ export type MatchSource = Omit<MatchRow, "starts_at" | "ends_at"> & {
   ends_at: Date | string | null;
 };
 
-/** The fields of `e` the matcher reads, as they are (a pushed event's times stay text). */
-export function matchSourceOf(e: Omit<MatchSource, "id">): Omit<MatchSource, "id"> {
-  return {
-    title: e.title,
-    source_url: e.source_url,
-    starts_at: e.starts_at,
-    ends_at: e.ends_at,
-    city: e.city,
-    country: e.country,
-    latitude: e.latitude,
-    longitude: e.longitude,
-    is_virtual: e.is_virtual,
-    is_hybrid: e.is_hybrid,
-  };
-}
-
 /** A title, or another name it gives, as the matcher compares it. */
 export interface TitleView {
   words: string[];

@@ -82,12 +82,10 @@ export function titleWords(title: string): string[] {
   return titleParts(title).words;
 }
 
-/** All the title's words but years and edition numbers: what an acronym may stand for. */
-export function spelledWords(title: string): string[] {
-  return titleParts(title).spelled;
-}
-
-/** titleWords and spelledWords, folding the title once. */
+/**
+ * The title's naming words (titleWords) and all its words but years and edition numbers, what an
+ * acronym may stand for, folding the title once.
+ */
 export function titleParts(title: string): { words: string[]; spelled: string[] } {
   const all = asciiTitleTokens(title) ??
     foldText(splitJoined(title)).split(" ").filter((w) => w.length > 0);
