@@ -6,7 +6,8 @@
  * The threshold algorithm over postings ordered by impact (event_text_postings, migration 028):
  * read the best postings of each of the query's lexemes, score their events exactly, and stop when
  * the page's last score beats what any event outside those postings could score (the postings not
- * read bound each word's factor); otherwise read four times as many. Filters that keep few events
+ * read bound each word's factor); otherwise read four times as many of the word whose unread
+ * postings could add the most. Filters that keep few events
  * are scored whole instead: every event they keep that holds a word.
  */
 import type { Sql } from "postgres";
@@ -65,25 +66,59 @@ export async function textMatches(
     return rank(await everyHolder(sql, { lexemes, filters })).slice(0, limit);
   }
   const scored = new Map<string, EventLexemes | null>();
-  for (let count = ways.firstRead ?? Math.max(FIRST_READ, limit * 4);; count *= 4) {
-    const read = await bestPostings(sql, lexemes, count);
-    const unseen = [...new Set([...read.values()].flatMap((r) => r.ids))]
+  const counts = new Map(
+    lexemes.map((l) => [l, ways.firstRead ?? Math.max(FIRST_READ, limit * 4)]),
+  );
+  const read = new Map<string, PostingsRead>();
+  for (let asked = lexemes; asked.length > 0; asked = toGrow()) {
+    for (const l of asked) counts.set(l, read.has(l) ? counts.get(l)! * 4 : counts.get(l)!);
+    for (const [count, group] of byCount(asked, counts)) {
+      for (const [l, r] of await bestPostings(sql, group, count)) read.set(l, r);
+    }
+    const unseen = [...new Set(asked.flatMap((l) => read.get(l)!.ids))]
       .filter((id) => !scored.has(id));
     const found = await frequenciesOf(sql, { ids: unseen, lexemes, filters });
     for (const id of unseen) scored.set(id, null);
     for (const e of found) scored.set(e.id, e);
     const page = rank(kept(scored.values())).slice(0, limit);
     const complete = [...read.values()].every((r) => r.cutoff === 0);
-    if (complete || (page.length === limit && page[limit - 1].score > bound(read))) return page;
+    if (complete || (page.length === limit && page[limit - 1].score > bound())) return page;
+  }
+  return rank(kept(scored.values())).slice(0, limit);
+
+  function cutoff(l: string): number {
+    return read.get(l)?.cutoff ?? 0;
   }
 
-  function bound(read: Map<string, PostingsRead>): number {
-    return boundOutside(terms.words, {
-      idfs,
-      meanLength: terms.meanLength,
-      cutoff: (l) => read.get(l)?.cutoff ?? 0,
-    });
+  function bound(): number {
+    return boundOutside(terms.words, { idfs, meanLength: terms.meanLength, cutoff });
   }
+
+  /**
+   * The unread lexemes of the word whose unread postings could add the most: reading a common
+   * word's flat list further lowers the bound little and brings many events to score.
+   */
+  function toGrow(): string[] {
+    let best: string[] = [];
+    let most = -1;
+    terms.words.forEach((word, i) => {
+      const open = [...word.parts, ...word.wholes].filter((l) => cutoff(l) > 0);
+      if (idfs[i] === 0 || open.length === 0) return;
+      const adds = boundOutside([word], { idfs: [idfs[i]], meanLength: terms.meanLength, cutoff });
+      if (adds > most) [best, most] = [open, adds];
+    });
+    return best;
+  }
+}
+
+/** Lexemes grouped by how many postings to read of each. */
+function byCount(lexemes: string[], counts: Map<string, number>): Map<number, string[]> {
+  const groups = new Map<number, string[]>();
+  for (const l of lexemes) {
+    const count = counts.get(l)!;
+    groups.set(count, [...groups.get(count) ?? [], l]);
+  }
+  return groups;
 }
 
 function* kept(events: Iterable<EventLexemes | null>): Iterable<EventLexemes> {
