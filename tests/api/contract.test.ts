@@ -28,6 +28,7 @@ function unreachable(checker: ContractChecker, kind: string): Set<string> {
     // A path parameter is any string; an unknown one is a 404, never a 400.
     ...["getEvent", "deleteEvent", "getKey", "trustKey", "untrustKey", "revokeKey"]
       .map((op) => `${op} 400`),
+    ...["getSavedSearch", "deleteSavedSearch", "testSavedSearch"].map((op) => `${op} 400`),
     "deleteContributorEvents 400",
     "cleanUpContributor 400",
     // The embedded database has pgvector (AI search is available) and can be backed up here;
@@ -382,6 +383,89 @@ for (const kind of testBackends()) {
         await refused(backup(null), 401);
         await refused(backup(writer.key), 403);
         await overLimit((key) => backup(key));
+      });
+
+      await t.step("the saved-search operations", async () => {
+        const searcher = await createApiKey(server, {
+          contributor: "searcher",
+          scopes: ["searches:write"],
+          rate_limit_per_minute: 100_000,
+        });
+        const slow = await createApiKey(server, {
+          contributor: "searcher",
+          name: "slow searcher",
+          scopes: ["searches:write"],
+          rate_limit_per_minute: 1,
+        });
+        const searches = "/api/v1/me/searches";
+        const one = "/api/v1/me/searches/{id}";
+        const create = (body: unknown, key: string | null = searcher.key): Call => ({
+          method: "POST",
+          path: searches,
+          key,
+          body,
+        });
+        const made = await refused(create({ name: "Rust", q: "rust" }), 201);
+        const id = made.body.data.id;
+        await refused(create({ name: "" }), 400);
+        await refused(create({ name: "mail", email: "instant" }), 409);
+        await refused(create({ name: "x" }, null), 401);
+        await refused(create({ name: "x" }, writer.key), 403);
+        await refused({ ...create(undefined), raw: OVERSIZED }, 413);
+        await refused({ ...create(undefined), raw: "{}", contentType: "text/plain" }, 415);
+        const patch = (body: unknown, key: string | null = searcher.key, at = id): Call => ({
+          method: "PATCH",
+          path: one,
+          params: { id: at },
+          key,
+          body,
+        });
+        await refused(patch({ paused: true }), 200);
+        await refused(patch({ paused: "yes" }), 400);
+        await refused(patch({ email: "daily" }), 409);
+        await refused(patch({ paused: false }, searcher.key, crypto.randomUUID()), 404);
+        await refused(patch({ paused: false }, null), 401);
+        await refused(patch({ paused: false }, writer.key), 403);
+        await refused({ ...patch(undefined), raw: OVERSIZED }, 413);
+        await refused({ ...patch(undefined), raw: "{}", contentType: "text/plain" }, 415);
+        const plain: [string, string, number][] = [
+          ["GET", searches, 200],
+          ["GET", one, 200],
+          ["POST", `${one}/test`, 202],
+          ["DELETE", one, 204],
+        ];
+        for (const [method, path, ok] of plain) {
+          const at = (key: string | null, idHere = id): Call => ({
+            method,
+            path,
+            params: path.includes("{id}") ? { id: idHere } : undefined,
+            key,
+          });
+          await refused(at(searcher.key), ok);
+          if (path.includes("{id}")) await refused(at(searcher.key, crypto.randomUUID()), 404);
+          await refused(at(null), 401);
+          await refused(at(writer.key), 403);
+        }
+        const client = freshClient();
+        for (const call_ of [create({ name: "a" }, slow.key), patch({}, slow.key)]) {
+          const answers: Checked[] = [];
+          for (let i = 0; i < 3; i++) answers.push(await call({ ...call_, client }));
+          assert.ok(answers.some((a) => a.status === 429));
+        }
+        for (
+          const [method, path] of [["GET", searches], ["GET", one], ["POST", `${one}/test`], [
+            "DELETE",
+            one,
+          ]]
+        ) {
+          const answers: Checked[] = [];
+          for (let i = 0; i < 2; i++) {
+            answers.push(
+              await call({ method, path, params: { id }, key: slow.key, client }),
+            );
+          }
+          assert.ok(answers.some((a) => a.status === 429));
+        }
       });
 
       await t.step("every operation: a URL or a head past the HTTP layer's bounds", async () => {

@@ -1,0 +1,137 @@
+/**
+ * Push time with saved searches: 100-event batches pushed over HTTP by a trusted key, first with
+ * no saved search, then with --searches saved searches as people write them (two words; a word
+ * and a city; a topic and a city), on PGlite and (when TEST_DATABASE_URL is set) PostgreSQL.
+ * Matching is one statement per batch against every search (docs/alerts.md); the target is at
+ * most 10% more. Every match is a notice, so the figure includes writing them.
+ *
+ * With --miss, the searches' words are ones no event holds: the cost of matching alone.
+ *
+ *   TEST_DATABASE_URL=postgres://... deno run -A scripts/bench-alerts.ts [--searches 10000] [--batches 30] [--miss]
+ */
+import { parseArgs } from "node:util";
+import type { Sql } from "postgres";
+import { testBackends } from "../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestApp } from "../dev-support/test-server.ts";
+import { everyWordQuery, wordAnchorOf } from "../server/db/saved-searches.ts";
+import { realisticEvents } from "./support/realistic-events.ts";
+import { fmt, percentile } from "./support/stats.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    searches: { type: "string", default: "10000" },
+    batches: { type: "string", default: "30" },
+    miss: { type: "boolean", default: false },
+  },
+});
+const SEARCHES = Number(values.searches);
+const BATCHES = Number(values.batches);
+const WORDS = [
+  "rust",
+  "python",
+  "kubernetes",
+  "react",
+  "golang",
+  "java",
+  "kotlin",
+  "security",
+  "devops",
+  "machine learning",
+  "data",
+  "cloud",
+  "typescript",
+  "postgres",
+  "elixir",
+  "haskell",
+  "swift",
+  "android",
+  "design",
+  "testing",
+  "serverless",
+  "graphql",
+  "blockchain",
+  "ai",
+  "webassembly",
+];
+const CITIES = ["Berlin", "London", "Paris", "Amsterdam", "Tokyo", "Lisbon", "Madrid", "Oslo"];
+
+/** Stores `n` saved searches of one contributor straight in the table, as a save would. */
+async function seedSearches(sql: Sql, contributorId: string, n: number): Promise<void> {
+  const matchOf = new Map<string, string | null>();
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const suffix = values.miss ? `q${i}x` : "";
+    const word = WORDS[i % WORDS.length].replaceAll(" ", "") + suffix;
+    const other = WORDS[(i * 7 + 3) % WORDS.length].replaceAll(" ", "") + suffix;
+    const kind = i % 3; // two words; a word and a city; a topic and a city
+    const q = kind === 0 ? `${word} ${other}` : kind === 1 ? word : null;
+    if (q !== null && !matchOf.has(q)) matchOf.set(q, await everyWordQuery(sql, q));
+    const qMatch = q === null ? null : matchOf.get(q)!;
+    rows.push({
+      contributor_id: contributorId,
+      name: `search ${i}`,
+      q,
+      q_match: qMatch,
+      word_anchor: wordAnchorOf(qMatch),
+      city: kind === 0 ? null : CITIES[(i * 5) % CITIES.length],
+      topic: kind === 2 ? word : null,
+      webhook_url: null,
+      feed_token: crypto.randomUUID(),
+      unsubscribe_token: crypto.randomUUID(),
+      link_base: "http://localhost",
+    });
+  }
+  for (let i = 0; i < rows.length; i += 1000) {
+    await sql`INSERT INTO saved_searches ${sql(rows.slice(i, i + 1000))}`;
+  }
+  await sql`ANALYZE saved_searches`;
+}
+
+/** Milliseconds of each of BATCHES pushes of new events, starting at event `first`. */
+async function pushTimes(url: string, key: string, first: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let b = 0; b < BATCHES; b++) {
+    const events = realisticEvents(first + b * 100, 100);
+    const started = performance.now();
+    const r = await postBatch(url, key, { events });
+    times.push(performance.now() - started);
+    if (r.status !== 200) throw new Error(`push failed: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  return times;
+}
+
+for (const kind of testBackends().reverse()) {
+  const server = await startTestApp(kind, {
+    alertWorker: false,
+    embeddingWorker: "external",
+    defaultRateLimitPerMinute: 100_000,
+  });
+  try {
+    const key = await createApiKey(server, {
+      contributor: "bench",
+      rate_limit_per_minute: 100_000,
+    });
+    const sql = server.service.deps.db.sql;
+    await sql`UPDATE api_keys SET trusted = true WHERE id = ${key.id}`;
+    const [{ id: owner }] = await sql<{ id: string }[]>`
+      INSERT INTO contributors (name) VALUES ('alert owner') RETURNING id`;
+    await pushTimes(server.url, key.key, 0); // warm-up, and events to match against later
+    const without = await pushTimes(server.url, key.key, 100_000);
+    await seedSearches(sql, owner, SEARCHES);
+    const withSearches = await pushTimes(server.url, key.key, 200_000);
+    const [{ notices }] = await sql<{ notices: number }[]>`
+      SELECT count(*)::int AS notices FROM alert_notices`;
+    const median = (xs: number[]) => percentile(xs, 50);
+    const ratio = median(withSearches) / median(without);
+    console.log(
+      `[${kind}] ${BATCHES} batches of 100: median ${fmt(median(without))} ms with no saved ` +
+        `search, ${fmt(median(withSearches))} ms with ${SEARCHES} (p95 ${
+          fmt(percentile(without, 95))
+        } / ${fmt(percentile(withSearches, 95))} ms): ${fmt((ratio - 1) * 100)}% more ` +
+        `(target <= 10%); ${notices} notices decided`,
+    );
+  } finally {
+    await server.close();
+  }
+}
