@@ -23,7 +23,7 @@ export interface PublisherOptions {
   pollMs?: number;
 }
 
-const PENDING_BATCH = 200;
+const PENDING_BATCH = 50;
 const SEND_BATCH = 100;
 const FOLLOWER_PAGE = 5_000;
 /** Followers of one actor handed to Fedify for one activity at most. */

@@ -468,6 +468,48 @@ for (const kind of testBackends()) {
         }
       });
 
+      await t.step(
+        "listFederationBlocks, blockFederationDomain, unblockFederationDomain",
+        async () => {
+          const blocks = (key: string | null = admin): Call => ({
+            method: "GET",
+            path: "/api/v1/admin/federation/blocks",
+            key,
+          });
+          const block = (body: unknown, key: string | null = admin): Call => ({
+            method: "POST",
+            path: "/api/v1/admin/federation/blocks",
+            key,
+            body,
+          });
+          const unblock = (domain: string, key: string | null = admin): Call => ({
+            method: "DELETE",
+            path: "/api/v1/admin/federation/blocks/{domain}",
+            params: { domain },
+            key,
+          });
+          await refused(block({ domain: "spam.example" }), 201);
+          await refused(block({ domain: "spam.example" }), 200);
+          await refused(block({ domain: "https://spam.example/" }), 400);
+          await refused({ ...block(undefined), raw: OVERSIZED }, 413);
+          await refused({ ...block(undefined), raw: "{}", contentType: "text/plain" }, 415);
+          await refused(block({ domain: "a.example" }, null), 401);
+          await refused(block({ domain: "a.example" }, writer.key), 403);
+          await overLimit((key) => block({ domain: "b.example" }, key));
+          const listed = await refused(blocks(), 200);
+          assert.ok(listed.body.data.some((b: { domain: string }) => b.domain === "spam.example"));
+          await refused(blocks(null), 401);
+          await refused(blocks(writer.key), 403);
+          await overLimit((key) => blocks(key));
+          await refused(unblock("spam.example"), 204);
+          await refused(unblock("spam.example"), 404);
+          await refused(unblock("not a domain"), 400);
+          await refused(unblock("spam.example", null), 401);
+          await refused(unblock("spam.example", writer.key), 403);
+          await overLimit((key) => unblock("c.example", key));
+        },
+      );
+
       await t.step("every operation: a URL or a head past the HTTP layer's bounds", async () => {
         for (const [method, path] of checker.operations()) {
           const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
