@@ -18,7 +18,7 @@ function closedBy(sql: Sql, at: Fragment): Fragment {
 
 /** On `e`: the event has a CFP open at `at`. */
 export function cfpOpenAt(sql: Sql, at: Fragment): Fragment {
-  // Written as a range on the deadline key, so that the partial index of migration 028 serves it.
+  // Written as a range on the deadline key, so that the partial index of migration 030 serves it.
   return sql`(e.cfp_url IS NOT NULL
     AND coalesce(e.cfp_closes_at, 'infinity'::timestamptz) > ${at} - interval '1 second'
     AND (e.cfp_opens_at IS NULL OR e.cfp_opens_at <= ${at}))`;

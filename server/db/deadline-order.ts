@@ -1,7 +1,7 @@
 /**
  * Reading events in deadline order (`sort=cfp_closes_at`): soonest CFP deadline first, CFPs
  * without a deadline after every dated one, ties by id. Only events with a CFP have a place in it,
- * and the partial index of migration 028 holds exactly them in this order.
+ * and the partial index of migration 030 holds exactly them in this order.
  */
 import type { Fragment, Sql } from "postgres";
 import { cfpDeadline } from "./cfp-rule.ts";

@@ -3,7 +3,7 @@
  * the ranking did not read can score.
  *
  * Per event and lexeme, the weighted term frequency counts the lexeme's occurrences per field:
- * title 2, labels 1.5, place and organiser 1, description 1 (event_text_tf, migration 028).
+ * title 2, labels 1.5, place and organiser 1, description 1 (event_text_tf, migration 029).
  * A word's frequency is the least of its parts' plus its whole spellings' ("test-driven": where
  * both test and driven occur, plus "testdriven"); how many events hold it, the least of its parts'
  * plus its whole spellings'. Its score: idf x tf (k1 + 1) / (tf + k1 (1 - b + b len / mean)), with
@@ -14,7 +14,7 @@ import type { TextTerms, TextWord } from "./text-terms.ts";
 
 export const K1 = 1.2;
 export const B = 0.75;
-/** The mean length postings are ordered at (event_text_impact, migration 028). */
+/** The mean length postings are ordered at (event_text_impact, migration 029). */
 export const REFERENCE_LENGTH = 64;
 
 /** BM25's term factor. */

@@ -3,7 +3,7 @@
  * among every event within the filters that holds a word of the query, ties by start time, then
  * id. Whole events are built by the caller, for the page it keeps only.
  *
- * The threshold algorithm over postings ordered by impact (event_text_postings, migration 028):
+ * The threshold algorithm over postings ordered by impact (event_text_postings, migration 029):
  * read the best postings of each of the query's lexemes, score their events exactly, and stop when
  * the page's last score beats what any event outside those postings could score (the postings not
  * read bound each word's factor); otherwise read four times as many of the word whose unread

@@ -1,6 +1,6 @@
 /**
  * Which phrases of a query some event holds as text, word after word (event_phrases_held,
- * migration 028): what query understanding leaves as words, never reads as a filter.
+ * migration 029): what query understanding leaves as words, never reads as a filter.
  */
 import type { Sql } from "postgres";
 

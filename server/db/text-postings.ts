@@ -1,5 +1,5 @@
 /**
- * The best postings of lexemes (event_text_postings, migration 028): per lexeme its events by the
+ * The best postings of lexemes (event_text_postings, migration 029): per lexeme its events by the
  * term's factor at the reference length, best first, as text ranking reads them.
  */
 import type { Sql } from "postgres";

@@ -1,5 +1,5 @@
 /**
- * What a text search scores: the query's words (event_text_terms, migration 028), each as the
+ * What a text search scores: the query's words (event_text_terms, migration 029), each as the
  * lexemes of its parts and the single lexemes that spell it whole, with how many events hold each
  * lexeme and the corpus' size and total length, all as of this statement: the statistics change in
  * the transaction that changes the events, so a search right after a push ranks with them.

@@ -50,20 +50,22 @@ function summaryOf(event: StoredEvent, cfpClosesAt: string | null): string {
   const place = [event.city, event.country].filter(Boolean).join(", ");
   if (place) parts.push(event.is_virtual ? `${place} and online` : place);
   else if (event.is_virtual) parts.push("Online");
-  if (cfpClosesAt) parts.push(`Call for papers closes ${cfpClosesAt.slice(0, 10)}`);
+  // The instant in UTC, not its date alone: a deadline Anywhere on Earth ends at 11:59:59 UTC on
+  // the next day, so a date cut from it would name the wrong day.
+  if (cfpClosesAt) {
+    parts.push(
+      `Call for papers closes ${cfpClosesAt.slice(0, 10)} ${cfpClosesAt.slice(11, 16)} UTC`,
+    );
+  }
   return parts.join(" · ");
 }
 
-/**
- * The snapshot of a listing; `topicHandles` maps a topic to its actor's handle. The CFP deadline
- * is read when the event has the field (cfp_closes_at).
- */
+/** The snapshot of a listing; `topicHandles` maps a topic to its actor's handle. */
 export function snapshotOf(
   event: StoredEvent,
   topicHandles: Map<string, string>,
 ): EventSnapshot {
-  const cfp = (event as unknown as Record<string, unknown>).cfp_closes_at;
-  const cfpClosesAt = typeof cfp === "string" ? cfp : null;
+  const cfpClosesAt = event.cfp_closes_at ?? null;
   const hasPlace = event.venue_name || event.city || event.latitude !== null;
   const seen = new Set<string>();
   const hashtags: EventSnapshot["hashtags"] = [];

@@ -45,6 +45,8 @@ for (const kind of testBackends()) {
         longitude: 13.42,
         topics: ["Rust"],
         tags: ["async"],
+        cfp_url: "https://example.org/rust-berlin/cfp",
+        cfp_closes_at: "2030-05-01",
       });
       const pushed = await postBatch(server.url, trusted.key, { events: [rustMeetup] });
       assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
@@ -63,6 +65,8 @@ for (const kind of testBackends()) {
       assert.equal(object[TZ], "Europe/Berlin");
       assert.match(object.summary, /Saturday, 1 June 2030, 19:00 \(Europe\/Berlin\)/);
       assert.match(object.summary, /Berlin, DE/);
+      // A bare deadline closes at the end of that day Anywhere on Earth: 11:59 UTC the day after.
+      assert.match(object.summary, /Call for papers closes 2030-05-02 11:59 UTC/);
       assert.equal(object.location.type, "Place");
       assert.equal(object.location.latitude, 52.513);
       assert.equal(object.location.longitude, 13.42);
