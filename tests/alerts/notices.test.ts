@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { testBackends } from "../../dev-support/databases.ts";
+import { untilGrouped } from "../../dev-support/grouping.ts";
 import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
 import { alertSettings, call, eventually, type Json, startReceiver } from "./support.ts";
 
@@ -95,6 +96,8 @@ for (const kind of testBackends()) {
           platform: "other",
           source_url: "https://rust-berlin.example.org/2031/03",
         }]);
+        // Reads never wait for duplicate detection: the groups are read once it is done.
+        await untilGrouped(server.service.deps.db.sql);
         const listed = await call(server, {
           method: "GET",
           path: `/api/v1/events/${eventId}`,
