@@ -40,3 +40,16 @@ export async function decideCfpReminders(
     SELECT count(*)::int AS n FROM n`;
   return rows[0].n;
 }
+
+/** Of `eventIds`, those whose CFP reminder the saved search was told. */
+export async function cfpRemindedEventIds(
+  sql: Sql,
+  savedSearchId: string,
+  eventIds: string[],
+): Promise<Set<string>> {
+  const rows = await sql<{ event_id: string }[]>`
+    SELECT event_id FROM saved_search_hits
+    WHERE saved_search_id = ${savedSearchId} AND event_id = ANY(${eventIds}::uuid[])
+      AND cfp_reminded_at IS NOT NULL`;
+  return new Set(rows.map((r) => r.event_id));
+}

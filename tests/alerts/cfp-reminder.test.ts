@@ -82,6 +82,15 @@ for (const kind of testBackends()) {
       const reminder = messages.find((m) => m.type === "event.cfp_closing");
       assert.equal(reminder.data.event.cfp_url, "https://cfp.example.org/soon");
       assert.equal(reminder.data.saved_search.name, "Zig");
+
+      // The private feeds carry the reminded CFP beside the events, and only that one.
+      const feed = async (url: string) => await (await server.fetch(new URL(url).pathname)).text();
+      const atom = await feed(saved.body.data.feed_atom_url);
+      assert.deepEqual(atom.match(/CFP closes: [^<]*/g), ["CFP closes: Zig conference soon"]);
+      assert.match(atom, /Zig conference later/);
+      const ics = await feed(saved.body.data.feed_ics_url);
+      assert.deepEqual(ics.match(/UID:cfp-[^\r\n]*/g)?.length, 1);
+      assert.match(ics, /SUMMARY:CFP closes: Zig conference soon/);
     } finally {
       await server.close();
       await receiver.close();
