@@ -302,6 +302,12 @@ export const SettingsSchema = z.object({
     "How long a worker holds a notice it is delivering; a server that stops (or dies) " +
       "mid-delivery leaves it to be delivered again after this",
   ),
+  CFP_REMINDER_DAYS: positiveInt(
+    "CFP_REMINDER_DAYS",
+    3,
+    "A saved search is told once, per event it told of, when the event's call for papers " +
+      "closes within this many days (docs/alerts.md)",
+  ),
   FEDERATION: flag(
     true,
     "ActivityPub: the calendar's actors (`events`, one per topic, one per city) can be followed " +
@@ -382,6 +388,7 @@ export const ConfigSchema = SettingsSchema.transform((v) => ({
     claimMs: v.ALERT_CLAIM_SECONDS * 1000,
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
+    cfpReminderDays: v.CFP_REMINDER_DAYS,
   },
   /** ActivityPub on, and whether it may reach private addresses (tests). */
   federation: { enabled: v.FEDERATION, allowPrivateAddress: v.FEDERATION_ALLOW_PRIVATE },
@@ -399,7 +406,7 @@ export type Config = z.output<typeof ConfigSchema> & {
    * by tests; and `false` to run none (a test of what a stopped worker leaves). Not read from
    * the environment.
    */
-  alertWorker?: { pollMs?: number; digestPeriodMs?: number } | false;
+  alertWorker?: { pollMs?: number; digestPeriodMs?: number; cfpReminderEveryMs?: number } | false;
 };
 
 /** The budgets of unreviewed contributors in force. */

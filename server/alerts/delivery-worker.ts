@@ -16,6 +16,10 @@ import { deliverWebhook, noticeMessage, type WebhookSettings } from "./webhook-d
 import { deliverEmail } from "./email-delivery.ts";
 import type { Mailer } from "./mailer.ts";
 import { sendDueDigests } from "./daily-digests.ts";
+import { decideCfpReminders } from "../db/cfp-reminders.ts";
+
+/** Reminders one pass decides at most; a full pass is followed by another at once. */
+const REMINDERS_PER_PASS = 500;
 
 /** How the worker runs. */
 export interface DeliveryWorkerOptions {
@@ -27,6 +31,8 @@ export interface DeliveryWorkerOptions {
   publicUrl?: string;
   /** Milliseconds between a search's daily digests (a day; tests shorten it). */
   digestPeriodMs?: number;
+  /** CFP_REMINDER_DAYS, and how often the reminder pass runs (a minute; tests shorten it). */
+  cfpReminders?: { days: number; everyMs?: number };
   /** Sleep between looks when nothing woke the worker. */
   pollMs?: number;
   /** How long a claim holds before another worker may take the delivery. */
@@ -38,12 +44,14 @@ export interface DeliveryWorkerOptions {
 /** Runs deliveries in this process. */
 export class DeliveryWorker {
   readonly #o:
-    & Required<Omit<DeliveryWorkerOptions, "mailer" | "publicUrl">>
+    & Required<Omit<DeliveryWorkerOptions, "mailer" | "publicUrl" | "cfpReminders">>
     & DeliveryWorkerOptions;
   #stopped = true;
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
   #woken = false;
+  /** When the CFP reminder pass last ran (ms since the epoch). */
+  #remindedAt = 0;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#o = {
@@ -82,6 +90,7 @@ export class DeliveryWorker {
       this.#woken = false;
       let claimed: ClaimedDelivery[] = [];
       try {
+        if (await this.#remindCfps()) this.#woken = true;
         claimed = await claimDeliveries(this.#o.sql, {
           limit: this.#o.batchSize,
           leaseMs: this.#o.leaseMs,
@@ -100,6 +109,24 @@ export class DeliveryWorker {
       }
       if (claimed.length === 0 && !this.#woken && !this.#stopped) await this.#sleep();
     }
+  }
+
+  /**
+   * The CFP reminder pass (server/db/cfp-reminders.ts), at most once per its period; whether it
+   * decided some, so the loop delivers them now and takes the next bounded pass at once.
+   */
+  async #remindCfps(): Promise<boolean> {
+    const reminders = this.#o.cfpReminders;
+    if (reminders === undefined) return false;
+    const everyMs = reminders.everyMs ?? 60_000;
+    if (Date.now() - this.#remindedAt < everyMs) return false;
+    this.#remindedAt = Date.now();
+    const decided = await decideCfpReminders(this.#o.sql, {
+      days: reminders.days,
+      limit: REMINDERS_PER_PASS,
+    });
+    if (decided === REMINDERS_PER_PASS) this.#remindedAt = 0;
+    return decided > 0;
   }
 
   #sleep(): Promise<void> {

@@ -13,6 +13,7 @@ const HEADINGS: Record<NoticeMessage["type"], string> = {
   "event.new": "New event",
   "event.changed": "Changed",
   "event.removed": "Removed",
+  "event.cfp_closing": "CFP closing",
   "alert.test": "Test",
 };
 
@@ -37,11 +38,36 @@ function noticeLines(message: NoticeMessage, base: string): { text: string; html
     ? String(event.source_url)
     : `${base}/events/${event.id}`;
   const facts = [when, place].filter(Boolean).join(" · ");
+  if (message.type === "event.cfp_closing") return cfpClosingLines(message, { event, url });
   return {
     text: `${heading}: ${title}\n  ${facts}\n  ${url}`,
     html: `<li><strong>${escapeHtml(heading)}:</strong> <a href="${escapeHtml(url)}">` +
       `${escapeHtml(title)}</a><br>${escapeHtml(facts)}</li>`,
   };
+}
+
+/** "The CFP of X closes in 3 days", with where proposals go and the event's page. */
+function cfpClosingLines(
+  message: NoticeMessage,
+  o: { event: Record<string, unknown>; url: string },
+): { text: string; html: string } {
+  const line = cfpClosingLine(message);
+  const submit = String(o.event.cfp_url ?? o.url);
+  return {
+    text: `${line}\n  Submit: ${submit}\n  ${o.url}`,
+    html: `<li><strong>${escapeHtml(line)}</strong><br>Submit: <a href="${escapeHtml(submit)}">` +
+      `${escapeHtml(submit)}</a><br><a href="${escapeHtml(o.url)}">${escapeHtml(o.url)}</a></li>`,
+  };
+}
+
+/** "The CFP of X closes in N days" (within a day, when less), counted from the notice. */
+export function cfpClosingLine(message: NoticeMessage): string {
+  const event = message.data.event as Record<string, unknown>;
+  const closes = Date.parse(String(event.cfp_closes_at));
+  const days = Math.ceil((closes - Date.parse(message.timestamp)) / 86_400_000);
+  // A CFP whose deadline was removed since the notice: no count to give.
+  const when = !Number.isFinite(days) ? "soon" : days <= 1 ? "within a day" : `in ${days} days`;
+  return `The CFP of ${String(event.title)} closes ${when}`;
 }
 
 /** The mail telling `to` of `messages` for one saved search. */
@@ -56,7 +82,9 @@ export function alertMail(
 ): Mail {
   const unsubscribe = `${o.base}/alerts/unsubscribe/${o.unsubscribeToken}`;
   const lines = o.messages.map((m) => noticeLines(m, o.base));
-  const subject = o.messages.length === 1
+  const subject = o.messages.length === 1 && o.messages[0].type === "event.cfp_closing"
+    ? `${cfpClosingLine(o.messages[0])} (${o.searchName})`
+    : o.messages.length === 1
     ? `${HEADINGS[o.messages[0].type]}: ${
       String((o.messages[0].data.event as { title?: string } | null)?.title ?? o.searchName)
     } (${o.searchName})`

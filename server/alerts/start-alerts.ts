@@ -17,6 +17,10 @@ export function startAlerts(sql: Sql, config: Config): Alerts {
     },
     pollMs: config.alertWorker?.pollMs,
     digestPeriodMs: config.alertWorker?.digestPeriodMs,
+    cfpReminders: {
+      days: config.alerts.cfpReminderDays,
+      everyMs: config.alertWorker?.cfpReminderEveryMs,
+    },
     leaseMs: config.alerts.claimMs,
     mailer,
     publicUrl: config.publicUrl,

@@ -14,7 +14,7 @@ import { postPinned } from "./pinned-post.ts";
 
 /** The JSON body of a notice, as webhooks carry it (and docs/alerts.md shows). */
 export interface NoticeMessage {
-  type: "event.new" | "event.changed" | "event.removed" | "alert.test";
+  type: "event.new" | "event.changed" | "event.removed" | "event.cfp_closing" | "alert.test";
   timestamp: string;
   data: {
     saved_search: { id: string; name: string };
@@ -27,6 +27,7 @@ const TYPES = {
   new: "event.new",
   changed: "event.changed",
   removed: "event.removed",
+  cfp_closing: "event.cfp_closing",
   test: "alert.test",
 } as const;
 

@@ -139,7 +139,7 @@ export const SavedSearchPatch = z.strictObject({
 /** A delivery of a notice, as the search's GET shows its latest. */
 const Delivery = z.object({
   notice_id: z.string().meta({ description: "The notice's id; webhooks send msg_<id>." }),
-  kind: z.enum(["new", "changed", "removed", "test"]),
+  kind: z.enum(["new", "changed", "removed", "test", "cfp_closing"]),
   event_id: z.string(),
   channel: z.enum(["webhook", "email"]),
   status: z.enum(["pending", "delivered", "failed", "dropped"]),

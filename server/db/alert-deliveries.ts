@@ -13,7 +13,7 @@ export interface ClaimedDelivery {
   /** Counting this one. */
   attempts: number;
   first_attempt_at: Date;
-  kind: "new" | "changed" | "removed" | "test";
+  kind: "new" | "changed" | "removed" | "test" | "cfp_closing";
   event_id: string;
   /** What a removed event was. */
   event: Record<string, unknown> | null;

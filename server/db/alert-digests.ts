@@ -55,7 +55,7 @@ export async function claimDueDigests(
 /** A notice of a digest. */
 export interface DigestNotice {
   id: string;
-  kind: "new" | "changed" | "removed";
+  kind: "new" | "changed" | "removed" | "cfp_closing";
   event_id: string;
   event: Record<string, unknown> | null;
   created_at: Date;

@@ -24,6 +24,24 @@ export function cfpOpenAt(sql: Sql, at: Fragment): Fragment {
     AND (e.cfp_opens_at IS NULL OR e.cfp_opens_at <= ${at}))`;
 }
 
+/**
+ * On `e`: the `cfp` filter's condition, `own` (on `e`) met by the event's own CFP or, when it has
+ * none, by another listing of its group (lentCfpMeets).
+ */
+export function cfpOwnOrLent(sql: Sql, own: Fragment): Fragment {
+  return sql`(${own} OR ${lentCfpMeets(sql, own)})`;
+}
+
+/** On `e`: the event's own CFP closes strictly before `at`. */
+export function cfpClosesBefore(sql: Sql, at: Fragment): Fragment {
+  return sql`(e.cfp_url IS NOT NULL AND e.cfp_closes_at < ${at})`;
+}
+
+/** On `e`: the event's own CFP closes strictly after `at`. */
+export function cfpClosesAfter(sql: Sql, at: Fragment): Fragment {
+  return sql`(e.cfp_url IS NOT NULL AND e.cfp_closes_at > ${at})`;
+}
+
 /** On `e`: `open`, `not_yet_open`, `closed`, or null without a CFP, at `at`. */
 export function cfpStatus(sql: Sql, at: Fragment): Fragment {
   return sql`CASE WHEN e.cfp_url IS NULL THEN NULL

@@ -4,6 +4,7 @@
  * transaction (server/auth/contributor-decisions.ts).
  */
 import type { Sql } from "postgres";
+import { decideRemovals } from "./notices.ts";
 
 /** What a clean-up changed. */
 export interface CleanUpCounts {
@@ -35,16 +36,18 @@ export async function cleanUpContributorRows(
     WHERE contributor_id = ${contributorId}::uuid AND revoked_at IS NULL`;
   await sql`DELETE FROM event_signals WHERE contributor_id = ${contributorId}::uuid`;
   // One pass over the rows: the delete hands each event's source host to the spam hosts.
-  const [events] = await sql<{ count: number }[]>`
+  const [events] = await sql<{ count: number; ids: string[] }[]>`
     WITH gone AS (
       DELETE FROM events e WHERE e.contributor_id = ${contributorId}::uuid
-      RETURNING ${sourceHost(sql)} AS host
+      RETURNING e.id, ${sourceHost(sql)} AS host
     ), noted AS (
       INSERT INTO spam_hosts AS s (host, events)
       SELECT host, count(*)::int FROM gone WHERE host IS NOT NULL GROUP BY host
       ON CONFLICT (host) DO UPDATE SET events = s.events + EXCLUDED.events
     )
-    SELECT count(*)::int AS count FROM gone`;
+    SELECT count(*)::int AS count, coalesce(array_agg(id), '{}') AS ids FROM gone`;
+  // Saved searches that told of them are told of their removal, as with any other delete.
+  await decideRemovals(sql, events.ids);
   await sql`
     UPDATE contributors SET blocked_at = coalesce(blocked_at, now())
     WHERE id = ${contributorId}::uuid`;

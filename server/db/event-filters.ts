@@ -6,7 +6,7 @@ import type { Fragment, Sql } from "postgres";
 import { type Attendance, attendanceCondition } from "./attendance.ts";
 import { nearCondition, type NearFilter } from "./near-condition.ts";
 import { notOver, notOverAt } from "./start-order.ts";
-import { cfpOpenAt, lentCfpMeets } from "./cfp-rule.ts";
+import { cfpClosesAfter, cfpClosesBefore, cfpOpenAt, cfpOwnOrLent } from "./cfp-rule.ts";
 
 /** Filters of the list and search endpoints, already validated. */
 export interface EventFilters {
@@ -94,13 +94,13 @@ function cfpConditions(sql: Sql, f: EventFilters): Fragment[] {
   const lent = f.cfp_lent !== false;
   if (f.cfp !== undefined) {
     const own = f.cfp === "open" ? cfpOpenAt(sql, sql`now()`) : sql`e.cfp_url IS NOT NULL`;
-    parts.push(lent ? sql`(${own} OR ${lentCfpMeets(sql, own)})` : own);
+    parts.push(lent ? cfpOwnOrLent(sql, own) : own);
   }
   if (f.cfp_closes_before !== undefined) {
-    parts.push(sql`e.cfp_url IS NOT NULL AND e.cfp_closes_at < ${f.cfp_closes_before}`);
+    parts.push(cfpClosesBefore(sql, sql`${f.cfp_closes_before}`));
   }
   if (f.cfp_closes_after !== undefined) {
-    parts.push(sql`e.cfp_url IS NOT NULL AND e.cfp_closes_at > ${f.cfp_closes_after}`);
+    parts.push(cfpClosesAfter(sql, sql`${f.cfp_closes_after}`));
   }
   return parts;
 }

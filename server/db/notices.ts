@@ -27,7 +27,7 @@ function sourceCondition(sql: Sql, source: NoticeSource): Fragment {
  * webhook while the search has an enabled one, an instant mail while its account's address is
  * confirmed. Daily mails are gathered from the notices themselves.
  */
-function deliveriesOfNotices(sql: Sql): Fragment {
+export function deliveriesOfNotices(sql: Sql): Fragment {
   return sql`
     INSERT INTO alert_deliveries (notice_id, channel)
     SELECT n.id, c.channel FROM n

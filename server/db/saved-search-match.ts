@@ -9,6 +9,7 @@
  */
 import type { Fragment, Sql } from "postgres";
 import { attendanceCondition } from "./attendance.ts";
+import { cfpClosesAfter, cfpClosesBefore, cfpOpenAt, cfpOwnOrLent } from "./cfp-rule.ts";
 import { EARTH_RADIUS_KM } from "./near-condition.ts";
 
 /**
@@ -28,6 +29,9 @@ export const MATCHED_FILTERS = [
   "topic",
   "near",
   "radius_km",
+  "cfp",
+  "cfp_closes_before",
+  "cfp_closes_after",
 ] as const;
 
 /** On `e` and `s`: the event matches the saved search. */
@@ -48,6 +52,11 @@ export function savedSearchMatches(sql: Sql): Fragment {
       WHEN 'online' THEN ${attendanceCondition(sql, "online")}
       ELSE ${attendanceCondition(sql, "in_person")} END)
     AND (s.near_latitude IS NULL OR ${withinRadius(sql)})
+    AND (s.cfp IS NULL OR CASE s.cfp
+      WHEN 'open' THEN ${cfpOwnOrLent(sql, cfpOpenAt(sql, sql`now()`))}
+      ELSE ${cfpOwnOrLent(sql, sql`e.cfp_url IS NOT NULL`)} END)
+    AND (s.cfp_closes_before IS NULL OR ${cfpClosesBefore(sql, sql`s.cfp_closes_before`)})
+    AND (s.cfp_closes_after IS NULL OR ${cfpClosesAfter(sql, sql`s.cfp_closes_after`)})
   )`;
 }
 

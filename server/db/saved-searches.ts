@@ -55,6 +55,9 @@ function matchColumns(fields: SavedSearchFields) {
     near_latitude: f.near?.latitude ?? null,
     near_longitude: f.near?.longitude ?? null,
     near_radius_km: f.near?.radius_km ?? null,
+    cfp: f.cfp ?? null,
+    cfp_closes_before: f.cfp_closes_before ?? null,
+    cfp_closes_after: f.cfp_closes_after ?? null,
   };
 }
 

@@ -26,6 +26,21 @@ const CITIES = [
 ] as const;
 const TOPICS = [["rust"], ["Rust", "wasm"], ["python"], []];
 
+/** A call for papers open now, closed, not yet open, or none, with deadlines that differ. */
+function cfpOf(i: number) {
+  const url = { cfp_url: `https://cfp.example.org/${i}` };
+  switch (i % 4) {
+    case 0:
+      return { ...url, cfp_closes_at: `2030-0${1 + (i % 9)}-15T12:00:00Z` };
+    case 1:
+      return { ...url, cfp_closes_at: `2025-0${1 + (i % 9)}-15T12:00:00Z` };
+    case 2:
+      return { ...url, cfp_opens_at: "2030-01-01T00:00:00Z", cfp_closes_at: "2030-06-01" };
+    default:
+      return i % 8 === 3 ? url : {};
+  }
+}
+
 /** Forty events that differ in every filtered field. */
 function events() {
   return Array.from({ length: 40 }, (_, i) => {
@@ -46,6 +61,7 @@ function events() {
       ...(i % 7 === 2 ? { is_hybrid: true } : {}),
       ...(i % 3 === 0 ? { price_min: 10, currency: "EUR" } : {}),
       topics: TOPICS[i % TOPICS.length],
+      ...cfpOf(i),
     };
   });
 }
@@ -67,6 +83,12 @@ const SEARCHES: { q?: string; filters: Record<string, string | number | boolean>
   { filters: { near: "38.9,-9.0", radius_km: 100 } },
   { filters: { near: "52.52,13.405" } },
   { q: "python", filters: { city: "Porto", is_free: true, topic: "python" } },
+  { filters: { cfp: "open" } },
+  { filters: { cfp: "any" } },
+  { filters: { cfp_closes_before: "2030-04-15" } },
+  { filters: { cfp_closes_after: "2030-01-01T00:00:00Z" } },
+  { filters: { cfp_closes_after: "2025-03-01", cfp_closes_before: "2030-03-01" } },
+  { q: "rust", filters: { cfp: "open", city: "Berlin" } },
 ];
 
 for (const kind of testBackends()) {
@@ -97,6 +119,8 @@ for (const kind of testBackends()) {
       }
       const pushed = await postBatch(server.url, pusher.key, { events: events() });
       assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
+      // Matching runs where the batch's duplicate detection completes, after the push answers.
+      await server.service.deps.duplicates.settled();
       const sql = server.service.deps.db.sql;
       for (const [n, search] of SEARCHES.entries()) {
         const query = new URLSearchParams({
@@ -104,6 +128,8 @@ for (const kind of testBackends()) {
           ...(search.q ? { q: search.q } : {}),
           collapse: "false",
           limit: "100",
+          // cfp=open lists by deadline unless told; by start it keeps a group lending its CFP.
+          sort: "starts_at",
         });
         const listed = await call(server, {
           method: "GET",

@@ -11,6 +11,8 @@ export interface AtomOptions {
   selfPath: string;
   /** The page showing the same events. */
   pagePath: string;
+  /** Entries after the events' (a saved search's CFP reminders). */
+  extraEntries?: string[];
 }
 
 const SUMMARY_CHARACTERS = 1000;
@@ -50,6 +52,7 @@ export function atomFeedOf(events: StoredEvent[], options: AtomOptions): string 
     `<link rel="alternate" type="text/html" href="${escapeXml(origin + options.pagePath)}"/>`,
     "<author><name>Tech events</name></author>",
     ...events.map((event) => entry(event, origin)),
+    ...(options.extraEntries ?? []),
     "</feed>",
     "",
   ].join("\n");

@@ -31,7 +31,11 @@ function cfpDetails(event: StoredEvent, pageUrl: string): string {
   ].join("\n");
 }
 
-function cfpVevent(event: StoredEvent & { cfp_closes_at: string }, origin: string): string[] {
+/** An event's CFP deadline as a VEVENT, apart from the event's own entry. */
+export function cfpVevent(
+  event: StoredEvent & { cfp_closes_at: string },
+  origin: string,
+): string[] {
   const pageUrl = `${origin}/events/${event.id}`;
   const url = httpUrl(event.cfp_url);
   return [
@@ -63,7 +67,8 @@ export function cfpCalendarOf(
   return calendarDocument(dated.map((e) => cfpVevent(e, options.origin)), options.name);
 }
 
-function cfpEntry(event: StoredEvent, origin: string): string {
+/** An event's CFP as an Atom entry, apart from the event's own entry. */
+export function cfpEntry(event: StoredEvent, origin: string): string {
   const pageUrl = `${origin}/events/${event.id}`;
   const url = httpUrl(event.cfp_url) ?? pageUrl;
   return [

@@ -31,7 +31,8 @@ export function foldLine(line: string): string {
   return parts.join("\r\n ");
 }
 
-function eventLines(event: StoredEvent, origin: string): string[] {
+/** One event as a VEVENT's unfolded lines. */
+export function eventLines(event: StoredEvent, origin: string): string[] {
   const host = new URL(origin).host;
   const pageUrl = `${origin}/events/${event.id}`;
   const description = [event.description, `Details: ${pageUrl}`].filter(Boolean).join("\n\n");
