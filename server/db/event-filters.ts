@@ -36,6 +36,12 @@ export interface EventFilters {
    * hidden member holds still finds the group.
    */
   collapseMatch?: string;
+  /**
+   * The ranked words (lexemes) of a text search: a group's canonical listing hides a member only
+   * when it holds every one of them the member holds, so a word only a hidden member holds still
+   * finds the group, and a member holding more of the words than its canonical one shows.
+   */
+  collapseLexemes?: string[];
   /** Events with a call for papers (`any`), or one open at the moment of the request (`open`). */
   cfp?: "open" | "any";
   /** Events whose CFP closes strictly before this instant. */
@@ -116,6 +122,12 @@ function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
   const words = f.collapseMatch === undefined
     ? sql``
     : sql`AND e.search_vector @@ ${f.collapseMatch}::tsquery`;
+  // `m` is the member (the outer `e`): no lexeme it holds may be missing from the canonical `e`.
+  const lexemes = f.collapseLexemes === undefined ? sql`` : sql`AND NOT EXISTS (
+    SELECT 1 FROM events m, unnest(${f.collapseLexemes}::text[]) AS l (lexeme)
+    WHERE m.id = g.event_id
+      AND tsvector_to_array(m.search_vector) @> ARRAY[l.lexeme]
+      AND NOT tsvector_to_array(e.search_vector) @> ARRAY[l.lexeme])`;
   // Inside the innermost sub-select `e` is the canonical event (the filters' conditions name
   // `e`), found by its id: correlated, so only a hidden member's canonical event is read, never
   // every event the filters keep. OFFSET 0 keeps the planner from turning the NOT EXISTS into an
@@ -126,7 +138,8 @@ function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
     WHERE g.event_id = e.id AND NOT g.canonical
       AND EXISTS (
         SELECT 1 FROM events e
-        WHERE e.id = g.group_id AND ${filterConditions(sql, { ...f, collapse: false })} ${words})
+        WHERE e.id = g.group_id AND ${filterConditions(sql, { ...f, collapse: false })} ${words}
+          ${lexemes})
     OFFSET 0)`;
 }
 

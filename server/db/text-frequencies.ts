@@ -26,7 +26,7 @@ export async function frequenciesOf(
     SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs
     FROM events e
     WHERE e.id = ANY (${o.ids}::uuid[])
-      AND ${filterConditions(sql, { ...o.filters, collapseMatch: anyLexeme(o.lexemes) })}`;
+      AND ${filterConditions(sql, { ...o.filters, collapseLexemes: o.lexemes })}`;
 }
 
 /** Every event within the filters holding one of `lexemes`, with their frequencies. */
@@ -35,21 +35,12 @@ export async function everyHolder(
   o: { lexemes: string[]; filters: Omit<EventFilters, "q"> },
 ): Promise<EventLexemes[]> {
   if (o.lexemes.length === 0) return [];
-  const any = anyLexeme(o.lexemes);
+  const any = o.lexemes.map(lexemeQuery).join(" | ");
   return await plannedWithValues(sql<EventLexemes[]>`
     SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs
     FROM events e
     WHERE e.search_vector @@ ${any}::tsquery
-      AND ${filterConditions(sql, { ...o.filters, collapseMatch: any })}`);
-}
-
-/**
- * The tsquery of events holding any of `lexemes`: also what a group's shown listing must hold to
- * hide another listing (event-filters.ts, collapseMatch), so a word only a hidden listing holds
- * still finds its group.
- */
-function anyLexeme(lexemes: string[]): string {
-  return lexemes.map(lexemeQuery).join(" | ");
+      AND ${filterConditions(sql, { ...o.filters, collapseLexemes: o.lexemes })}`);
 }
 
 /** A lexeme as a tsquery of that lexeme alone. */
