@@ -59,6 +59,16 @@ async function seed(server: TestServer): Promise<void> {
     const health = await (await fetch(`${server.url}/healthz`)).json();
     return health.ai_search.waiting_for_vectors === 0;
   });
+  // The trusted events are published to the fediverse in the background: a backup taken while
+  // activities are still being sent would differ from the live rows a moment later.
+  const sql = server.service.deps.db.sql;
+  await eventually("federation has published everything", async () => {
+    const [{ waiting }] = await sql<{ waiting: number }[]>`
+      SELECT (SELECT count(*) FROM federation_pending)::int
+        + (SELECT count(*) FROM federation_activities WHERE sent_at IS NULL)::int
+        + (SELECT count(*) FROM federation_queue)::int AS waiting`;
+    return waiting === 0;
+  });
 }
 
 async function restoredRows(dataDir: string): Promise<Map<string, string[]>> {

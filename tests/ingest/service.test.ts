@@ -34,7 +34,7 @@ for (const kind of testBackends()) {
         }
         const event = doc.components.schemas.Event;
         const fields = Object.keys(event.properties);
-        assert.equal(fields.length, 29);
+        assert.equal(fields.length, 32);
         assert.deepEqual(fields.sort(), [...EVENT_FIELDS].sort());
         assert.deepEqual(
           [...event.required].sort(),
