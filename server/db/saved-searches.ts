@@ -38,6 +38,25 @@ export interface SavedSearchFields {
 const COLUMNS = "id, contributor_id, name, q, filters, webhook_url, webhook_secret, " +
   "webhook_disabled_at, email, paused, feed_token, created_at, updated_at";
 
+/** The columns a save and an update both write from the search's fields. */
+function searchColumns(
+  sql: Sql,
+  row: { fields: SavedSearchFields; qMatch: string | null; webhookSecret: string | null },
+) {
+  const f = row.fields;
+  return {
+    name: f.name,
+    q: f.q,
+    filters: sql.json(f.filters as Parameters<typeof sql.json>[0]),
+    q_match: row.qMatch,
+    word_anchor: wordAnchorOf(row.qMatch),
+    ...matchColumns(f),
+    webhook_url: f.webhook_url,
+    webhook_secret: row.webhookSecret,
+    email: f.email,
+  };
+}
+
 /** The match columns of `fields`, as the INSERT and UPDATE write them. */
 function matchColumns(fields: SavedSearchFields) {
   const f = fields.resolved;
@@ -112,18 +131,9 @@ export async function insertSavedSearch(
     const [{ n }] = await tx<{ n: number }[]>`
       SELECT count(*)::int AS n FROM saved_searches WHERE contributor_id = ${row.contributorId}`;
     if (n >= row.max) return null;
-    const f = row.fields;
     const values = {
       contributor_id: row.contributorId,
-      name: f.name,
-      q: f.q,
-      filters: tx.json(f.filters as Parameters<typeof tx.json>[0]),
-      q_match: row.qMatch,
-      word_anchor: wordAnchorOf(row.qMatch),
-      ...matchColumns(f),
-      webhook_url: f.webhook_url,
-      webhook_secret: row.webhookSecret,
-      email: f.email,
+      ...searchColumns(tx, row),
       feed_token: row.feedToken,
       unsubscribe_token: row.unsubscribeToken,
       link_base: row.linkBase,
@@ -174,15 +184,7 @@ export async function updateSavedSearch(
 ): Promise<SavedSearchRecord | null> {
   const f = row.fields;
   const values = {
-    name: f.name,
-    q: f.q,
-    filters: sql.json(f.filters as Parameters<typeof sql.json>[0]),
-    q_match: row.qMatch,
-    word_anchor: wordAnchorOf(row.qMatch),
-    ...matchColumns(f),
-    webhook_url: f.webhook_url,
-    webhook_secret: row.webhookSecret,
-    email: f.email,
+    ...searchColumns(sql, row),
     paused: row.paused,
     feed_token: row.feedToken,
   };
