@@ -6,7 +6,11 @@
  * queries. scripts/bench.ts runs it as `search-api`.
  *
  *   deno run -A scripts/bench-text-search.ts [--size 100000] [--runs 250]
- *     [--databases postgres,pglite]
+ *     [--databases postgres,pglite] [--keep]
+ *
+ * --keep leaves the loaded database in place and prints where it is, to study its plans;
+ * --reuse <that URL> times the queries on it again without loading (no longer as a deployment
+ * meets it: for comparing changes to the readers only).
  *
  * PostgreSQL needs TEST_DATABASE_URL. The embedding worker does not run (vectors are another
  * benchmark's), so only text is measured.
@@ -55,6 +59,8 @@ const { values } = parseArgs({
     size: { type: "string", default: "100000" },
     runs: { type: "string", default: "250" },
     databases: { type: "string", default: "postgres,pglite" },
+    keep: { type: "boolean", default: false },
+    reuse: { type: "string" },
   },
 });
 const SIZE = Number(values.size);
@@ -69,7 +75,12 @@ for (const kind of values.databases.split(",") as DatabaseKind[]) {
 }
 
 async function bench(kind: DatabaseKind): Promise<void> {
-  const location = await createTestDatabase(kind);
+  const location = values.reuse === undefined ? await createTestDatabase(kind) : {
+    kind,
+    dataDir: kind === "pglite" ? values.reuse : "",
+    databaseUrl: kind === "postgres" ? values.reuse : undefined,
+    drop: () => Promise.resolve(),
+  };
   const adminKey = generateApiKey();
   const service = await startService(configWith({
     port: 0,
@@ -84,8 +95,9 @@ async function bench(kind: DatabaseKind): Promise<void> {
     embeddingWorker: "external",
   }));
   try {
-    const key = await writerKey(service.url, adminKey);
-    const loaded = await load(service.url, key);
+    const loaded = values.reuse === undefined
+      ? await load(service.url, await writerKey(service.url, adminKey))
+      : 0;
     console.log(
       `\n${kind === "postgres" ? "PostgreSQL 15" : "PGlite"}, ${SIZE.toLocaleString("en")} ` +
         `events pushed through the API in ${(loaded / 1000).toFixed(0)} s ` +
@@ -99,7 +111,9 @@ async function bench(kind: DatabaseKind): Promise<void> {
     await time(service.url, "GET /api/v1/events?q=", (q) => `/api/v1/events?q=${q}`);
   } finally {
     await service.shutdown();
-    await location.drop();
+    if (values.keep || values.reuse !== undefined) {
+      console.log(`  kept: ${location.databaseUrl ?? location.dataDir}`);
+    } else await location.drop();
   }
 }
 

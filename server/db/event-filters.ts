@@ -118,7 +118,7 @@ function cfpConditions(sql: Sql, f: EventFilters): Fragment[] {
  * platform, a topic, a word only it holds) still shows. Events in no group (most) cost one
  * lookup in a unique index.
  */
-function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
+export function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
   const words = f.collapseMatch === undefined
     ? sql``
     : sql`AND e.search_vector @@ ${f.collapseMatch}::tsquery`;

@@ -2,9 +2,12 @@
  * The weighted term frequencies of lexemes in events within the filters, read from the events'
  * tsvectors: ts_rank_cd of one lexeme with the field weights is the sum of its occurrences' weights
  * (each occurrence is a cover of its own), the weighted frequency event_text_tf defines.
+ *
+ * These readers do not collapse duplicate groups: the ranking asks which of its best events are
+ * hidden (hiddenOf) only for the few that may make its page, not for every event it scores.
  */
 import type { Fragment, Sql } from "postgres";
-import { type EventFilters, filterConditions } from "./event-filters.ts";
+import { type EventFilters, filterConditions, shownCollapsed } from "./event-filters.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 
 /** An event within the filters with its lexemes' frequencies. */
@@ -16,17 +19,33 @@ export interface EventLexemes {
   tfs: number[];
 }
 
-/** The events of `ids` within the filters, with the frequencies of `lexemes`. */
+/** The events of `ids` (distinct) within the filters, with the frequencies of `lexemes`. */
 export async function frequenciesOf(
   sql: Sql,
   o: { ids: string[]; lexemes: string[]; filters: Omit<EventFilters, "q"> },
 ): Promise<EventLexemes[]> {
   if (o.ids.length === 0) return [];
+  // A join with the ids, not `= ANY`: planned for the values, thousands of ids in an ANY cost
+  // the planner more than reading their events.
   return await sql<EventLexemes[]>`
     SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs
-    FROM events e
-    WHERE e.id = ANY (${o.ids}::uuid[])
-      AND ${filterConditions(sql, { ...o.filters, collapseLexemes: o.lexemes })}`;
+    FROM unnest(${o.ids}::uuid[]) AS i (id) JOIN events e ON e.id = i.id
+    WHERE ${filterConditions(sql, { ...o.filters, collapse: false })}`;
+}
+
+/**
+ * Which of the events `ids` (within the filters) are hidden behind their group's shown listing
+ * (EventFilters.collapse), for a ranking of the words `lexemes`.
+ */
+export async function hiddenOf(
+  sql: Sql,
+  o: { ids: string[]; lexemes: string[]; filters: Omit<EventFilters, "q"> },
+): Promise<Set<string>> {
+  if (o.ids.length === 0 || o.filters.collapse === false) return new Set();
+  const rows = await sql<{ id: string }[]>`
+    SELECT e.id FROM unnest(${o.ids}::uuid[]) AS i (id) JOIN events e ON e.id = i.id
+    WHERE NOT ${shownCollapsed(sql, { ...o.filters, collapseLexemes: o.lexemes })}`;
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Every event within the filters holding one of `lexemes`, with their frequencies. */
@@ -40,7 +59,7 @@ export async function everyHolder(
     SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs
     FROM events e
     WHERE e.search_vector @@ ${any}::tsquery
-      AND ${filterConditions(sql, { ...o.filters, collapseLexemes: o.lexemes })}`);
+      AND ${filterConditions(sql, { ...o.filters, collapse: false })}`);
 }
 
 /** A lexeme as a tsquery of that lexeme alone. */

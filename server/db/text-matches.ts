@@ -9,12 +9,16 @@
  * read bound each word's factor); otherwise read four times as many of the word whose unread
  * postings could add the most. Filters that keep few events
  * are scored whole instead: every event they keep that holds a word.
+ *
+ * Collapsing duplicate groups is asked of the ranking's best events only, as the page needs
+ * them: a hidden event is skipped and the next one taken, so the page is the best `limit` events
+ * that show, and events in no group (most) cost nothing more.
  */
 import type { Sql } from "postgres";
 import type { EventFilters } from "./event-filters.ts";
 import { estimatedEvents } from "./filter-estimate.ts";
 import { boundOutside, scoreOf, wordFrequency, wordIdf } from "./text-bm25.ts";
-import { type EventLexemes, everyHolder, frequenciesOf } from "./text-frequencies.ts";
+import { type EventLexemes, everyHolder, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
 import { bestPostings, type PostingsRead } from "./text-postings.ts";
 import { type TextTerms, textTermsOf } from "./text-terms.ts";
 
@@ -62,8 +66,11 @@ export async function textMatches(
     ),
   ];
   const rank = (events: Iterable<EventLexemes>) => ranked(events, { terms, idfs, lexemes });
+  const hidden = new Map<string, boolean>();
+  const pageOf = (ranking: TextMatch[]) =>
+    shownFirst(ranking, limit, hidden, (ids) => hiddenOf(sql, { ids, lexemes, filters }));
   if (await keepsFew(sql, filters, ways.fewKept ?? FEW_KEPT)) {
-    return rank(await everyHolder(sql, { lexemes, filters })).slice(0, limit);
+    return await pageOf(rank(await everyHolder(sql, { lexemes, filters })));
   }
   const scored = new Map<string, EventLexemes | null>();
   const counts = new Map(
@@ -80,11 +87,11 @@ export async function textMatches(
     const found = await frequenciesOf(sql, { ids: unseen, lexemes, filters });
     for (const id of unseen) scored.set(id, null);
     for (const e of found) scored.set(e.id, e);
-    const page = rank(kept(scored.values())).slice(0, limit);
+    const page = await pageOf(rank(kept(scored.values())));
     const complete = [...read.values()].every((r) => r.cutoff === 0);
     if (complete || (page.length === limit && page[limit - 1].score > bound())) return page;
   }
-  return rank(kept(scored.values())).slice(0, limit);
+  return await pageOf(rank(kept(scored.values())));
 
   function cutoff(l: string): number {
     return read.get(l)?.cutoff ?? 0;
@@ -109,6 +116,30 @@ export async function textMatches(
     });
     return best;
   }
+}
+
+/**
+ * The first `limit` events of the ranking that are not hidden, asking `hiddenAmong` about the
+ * events not yet known (`known` remembers the answers), a few more than the page still needs at
+ * a time.
+ */
+async function shownFirst(
+  ranking: TextMatch[],
+  limit: number,
+  known: Map<string, boolean>,
+  hiddenAmong: (ids: string[]) => Promise<Set<string>>,
+): Promise<TextMatch[]> {
+  const page: TextMatch[] = [];
+  let next = 0;
+  while (page.length < limit && next < ranking.length) {
+    const batch = ranking.slice(next, next + (limit - page.length) * 2 + 8);
+    next += batch.length;
+    const unknown = batch.map((m) => m.id).filter((id) => !known.has(id));
+    const hidden = await hiddenAmong(unknown);
+    for (const id of unknown) known.set(id, hidden.has(id));
+    for (const m of batch) if (page.length < limit && !known.get(m.id)) page.push(m);
+  }
+  return page;
 }
 
 /** Lexemes grouped by how many postings to read of each. */

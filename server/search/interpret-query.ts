@@ -46,7 +46,8 @@ interface Reading {
   words: string[];
   filters: Omit<EventFilters, "q">;
   interpreted: Interpreted;
-  /** Phrases of two or three words of the query that some event holds as text. */
+  /** Phrases of two or three words of the query asked about (learnHeld), and those held. */
+  asked: Set<string>;
   held: Set<string>;
   now: Date;
   timeZone: string;
@@ -81,27 +82,18 @@ export async function interpretQuery(
     words,
     filters: { ...request.filters },
     interpreted: {},
-    held: await phrasesHeld(sql, phrasesOf(words)),
+    asked: new Set(),
+    held: new Set(),
     now: request.now,
     timeZone: request.timeZone ?? "UTC",
   };
-  readPeriod(reading);
-  readAttendance(reading);
+  await readPeriod(sql, reading);
+  await readAttendance(sql, reading);
   await readPlace(sql, reading);
   const q = reading.words.join(" ");
   const { ranked, ...filtered } = reading.interpreted;
   const interpreted = ranked && Object.keys(ranked).length > 0 ? { ...filtered, ranked } : filtered;
   return { q: q === "" ? request.q : q, filters: reading.filters, interpreted };
-}
-
-/** The query's runs of two and three words, without punctuation: the phrases asked about. */
-function phrasesOf(words: string[]): string[] {
-  const bare = words.map(bareWord);
-  const phrases = new Set<string>();
-  for (let n = 2; n <= 3; n++) {
-    for (let i = 0; i + n <= bare.length; i++) phrases.add(bare.slice(i, i + n).join(" "));
-  }
-  return [...phrases];
 }
 
 function bareWord(word: string): string {
@@ -110,20 +102,49 @@ function bareWord(word: string): string {
 
 /**
  * Whether the words from `start` to `end` (exclusive) and a neighbouring word make a phrase events
- * hold. (The neighbour is a real word: "in new york" is held wherever New York is a city.)
+ * hold, as learnHeld found. (The neighbour is a real word: "in new york" is held wherever New York
+ * is a city.)
  */
 function inHeldPhrase(r: Reading, start: number, end: number): boolean {
+  return phrasesAround(r, start, end).some((p) => r.held.has(p));
+}
+
+/** The phrases of two or three words made of the words `start` to `end` and real neighbours. */
+function phrasesAround(r: Reading, start: number, end: number): string[] {
   const bare = r.words.map(bareWord);
+  const phrases: string[] = [];
   for (let from = Math.max(0, start - 2); from <= start; from++) {
     for (let to = end; to <= Math.min(bare.length, end + 2); to++) {
       const around = [...bare.slice(from, start), ...bare.slice(end, to)];
-      if (
-        to - from <= 3 && around.some((w) => !LINKING_WORDS.has(w) && !EVENT_WORDS.test(w)) &&
-        r.held.has(bare.slice(from, to).join(" "))
-      ) return true;
+      if (to - from <= 3 && around.some((w) => !LINKING_WORDS.has(w) && !EVENT_WORDS.test(w))) {
+        phrases.push(bare.slice(from, to).join(" "));
+      }
     }
   }
-  return false;
+  return phrases;
+}
+
+/**
+ * Asks which phrases around the spans (the words a reader may take) events hold. Only words that
+ * may name a period, an attendance or a place are asked about: a phrase test reads every event
+ * holding the phrase's words, and most queries have no such word at all.
+ */
+async function learnHeld(
+  sql: Sql,
+  r: Reading,
+  spans: { start: number; end: number }[],
+): Promise<void> {
+  const asked = [...new Set(spans.flatMap((s) => phrasesAround(r, s.start, s.end)))]
+    .filter((p) => !r.asked.has(p));
+  if (asked.length === 0) return;
+  for (const p of asked) r.asked.add(p);
+  for (const p of await phrasesHeld(sql, asked)) r.held.add(p);
+}
+
+/** Where each phrase (words) first occurs in the reading, for those that do. */
+function spansOf(r: Reading, phrases: string[][]): { start: number; end: number }[] {
+  return phrases.map((p) => ({ start: indexOf(r, p), end: indexOf(r, p) + p.length }))
+    .filter((s) => s.start >= 0);
 }
 
 /** Words that join a phrase to its neighbours without making a phrase of them. */
@@ -172,8 +193,9 @@ function indexOf(r: Reading, phrase: string[]): number {
  * A period filters at the end of the query ("rust meetups this weekend"), before a place ("this
  * weekend in Berlin") or before an event word ("this weekend's meetups", within three words).
  */
-function readPeriod(r: Reading): void {
+async function readPeriod(sql: Sql, r: Reading): Promise<void> {
   if (r.filters.from !== undefined || r.filters.to !== undefined) return;
+  await learnHeld(sql, r, spansOf(r, WHEN_PHRASES.map((p) => p.split("_"))));
   for (const phrase of WHEN_PHRASES) {
     const start = indexOf(r, phrase.split("_"));
     if (start < 0) continue;
@@ -203,8 +225,9 @@ function readPeriod(r: Reading): void {
  * A way of attending filters before an event word ("online events", "online rust workshops":
  * within three words) or at the end of the query ("rust meetups online").
  */
-function readAttendance(r: Reading): void {
+async function readAttendance(sql: Sql, r: Reading): Promise<void> {
   if (r.filters.attendance !== undefined || r.filters.is_virtual !== undefined) return;
+  await learnHeld(sql, r, spansOf(r, ATTENDANCE.map(([phrase]) => phrase)));
   for (const [phrase, attendance] of ATTENDANCE) {
     const start = indexOf(r, phrase);
     if (start < 0) continue;
@@ -242,6 +265,7 @@ async function readPlace(sql: Sql, r: Reading): Promise<void> {
     .filter((p) => p.city !== null || p.country !== null);
   // Longest first: "new york" before "york".
   named.sort((a, b) => b.phrase.split(" ").length - a.phrase.split(" ").length);
+  await learnHeld(sql, r, named.map((p) => spans.get(p.phrase)!));
   for (const place of named) {
     const { start, end } = spans.get(place.phrase)!;
     // The country of "Berlin, Germany" goes with its city.
