@@ -10,6 +10,12 @@
  * postings could add the most. Filters that keep few events
  * are scored whole instead: every event they keep that holds a word.
  *
+ * Where postings are flat (thousands of events with nearly the same factor for each word), the
+ * bound falls slowly. The page found so far then also says which words every better event must
+ * hold: a word whose absence caps an event below the page's last score, however high its other
+ * words' factors. When few events hold all such words, they are scored whole at once: every event
+ * outside them scores less than the page already holds.
+ *
  * Collapsing duplicate groups is asked of the ranking's best events only, as the page needs
  * them: a hidden event is skipped and the next one taken, so the page is the best `limit` events
  * that show, and events in no group (most) cost nothing more.
@@ -20,7 +26,7 @@ import { estimatedEvents } from "./filter-estimate.ts";
 import { boundOutside, scoreOf, wordFrequency, wordIdf } from "./text-bm25.ts";
 import { type EventLexemes, everyHolder, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
 import { bestPostings, type PostingsRead } from "./text-postings.ts";
-import { type TextTerms, textTermsOf } from "./text-terms.ts";
+import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
 
 /** An event of a ranking, by id, with its score there. */
 export interface Match {
@@ -69,9 +75,11 @@ export async function textMatches(
   const hidden = new Map<string, boolean>();
   const pageOf = (ranking: TextMatch[]) =>
     shownFirst(ranking, limit, hidden, (ids) => hiddenOf(sql, { ids, lexemes, filters }));
-  if (await keepsFew(sql, filters, ways.fewKept ?? FEW_KEPT)) {
-    return await pageOf(rank(await everyHolder(sql, { lexemes, filters })));
+  const few = ways.fewKept ?? FEW_KEPT;
+  if (await keepsFew(sql, filters, few)) {
+    return await pageOf(rank((await everyHolder(sql, { lexemes, filters }))!));
   }
+  let conjunctionTried = false;
   const scored = new Map<string, EventLexemes | null>();
   const counts = new Map(
     lexemes.map((l) => [l, ways.firstRead ?? Math.max(FIRST_READ, limit * 4)]),
@@ -90,8 +98,33 @@ export async function textMatches(
     const page = await pageOf(rank(kept(scored.values())));
     const complete = [...read.values()].every((r) => r.cutoff === 0);
     if (complete || (page.length === limit && page[limit - 1].score > bound())) return page;
+    if (page.length === limit && !conjunctionTried) {
+      conjunctionTried = true;
+      const every = requiredWords(page[limit - 1].score);
+      const holders = every.length === 0
+        ? null
+        : await everyHolder(sql, { lexemes, filters, every, most: few });
+      if (holders !== null) return await pageOf(rank(holders));
+    }
   }
   return await pageOf(rank(kept(scored.values())));
+
+  /**
+   * The words every event scoring at least `floor` holds: those without which the most the other
+   * words can add (each at its best posting's factor) stays below it.
+   */
+  function requiredWords(floor: number): TextWord[] {
+    const top = (l: string) => read.get(l)?.top ?? 0;
+    const best = terms.words.map((word, i) =>
+      idfs[i] === 0 ? 0 : boundOutside([word], {
+        idfs: [idfs[i]],
+        meanLength: terms.meanLength,
+        cutoff: top,
+      })
+    );
+    const total = best.reduce((a, b) => a + b, 0);
+    return terms.words.filter((_, i) => idfs[i] > 0 && total - best[i] < floor);
+  }
 
   function cutoff(l: string): number {
     return read.get(l)?.cutoff ?? 0;

@@ -4,9 +4,13 @@
  */
 import type { Sql } from "postgres";
 
-/** The first `count` postings of a lexeme, and the impact of the next one (0: none is left). */
+/**
+ * The first `count` postings of a lexeme, the impact of the first (0: none) and of the next one
+ * (0: none is left).
+ */
 export interface PostingsRead {
   ids: string[];
+  top: number;
   cutoff: number;
 }
 
@@ -27,10 +31,13 @@ export async function bestPostings(
       LIMIT ${count + 1}
     ) AS p ON true
     GROUP BY l.lexeme`;
-  const read = new Map<string, PostingsRead>(lexemes.map((l) => [l, { ids: [], cutoff: 0 }]));
+  const read = new Map<string, PostingsRead>(
+    lexemes.map((l) => [l, { ids: [], top: 0, cutoff: 0 }]),
+  );
   for (const r of rows) {
     read.set(r.lexeme, {
       ids: r.ids.slice(0, count),
+      top: r.impacts[0] ?? 0,
       cutoff: r.ids.length > count ? r.impacts[count] : 0,
     });
   }
