@@ -79,7 +79,8 @@ export async function textMatches(
   if (await keepsFew(sql, filters, few)) {
     return await pageOf(rank((await everyHolder(sql, { lexemes, filters }))!));
   }
-  let conjunctionTried = false;
+  // How many words the last try of the conjunction required (more required: fewer events).
+  let requiredTried = 0;
   const scored = new Map<string, EventLexemes | null>();
   const counts = new Map(
     lexemes.map((l) => [l, ways.firstRead ?? Math.max(FIRST_READ, limit * 4)]),
@@ -98,12 +99,10 @@ export async function textMatches(
     const page = await pageOf(rank(kept(scored.values())));
     const complete = [...read.values()].every((r) => r.cutoff === 0);
     if (complete || (page.length === limit && page[limit - 1].score > bound())) return page;
-    if (page.length === limit && !conjunctionTried) {
-      conjunctionTried = true;
-      const every = requiredWords(page[limit - 1].score);
-      const holders = every.length === 0
-        ? null
-        : await everyHolder(sql, { lexemes, filters, every, most: few });
+    const every = page.length === limit ? requiredWords(page[limit - 1].score) : [];
+    if (every.length > requiredTried) {
+      requiredTried = every.length;
+      const holders = await everyHolder(sql, { lexemes, filters, every, most: few });
       if (holders !== null) return await pageOf(rank(holders));
     }
   }
