@@ -34,6 +34,7 @@ import {
   conditionsBesidesFrom,
   type EventFilters,
   filterConditions,
+  shownCollapsed,
 } from "./event-filters.ts";
 import { estimatedEvents } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
@@ -259,16 +260,20 @@ async function walkInStartOrder(
 ): Promise<Soonest[]> {
   const read = inStartOrder(sql, {
     at: notOverAt(sql, o.filters.from),
-    conditions: sql`${conditionsBesidesFrom(sql, { ...o.filters, collapseMatch: o.match })}
+    conditions: sql`${conditionsBesidesFrom(sql, { ...o.filters, collapse: false })}
       ${afterPosition(sql, o.after)}`,
     limit: o.budget,
     // Tested as each event is read: its tsvector (1 KB on average) goes no further.
     also: sql`e.search_vector @@ ${o.match}::tsquery AS hit`,
   });
+  // Collapse is asked of the matches only, not of every event walked.
+  const shown = o.filters.collapse === false
+    ? sql``
+    : sql`AND ${shownCollapsed(sql, { ...o.filters, collapseMatch: o.match })}`;
   return await selected(
     sql,
-    sql`SELECT r.id, r.starts_at FROM ${read} r WHERE r.hit
-        ORDER BY r.starts_at, r.id
+    sql`SELECT e.id, e.starts_at FROM ${read} e WHERE e.hit ${shown}
+        ORDER BY e.starts_at, e.id
         LIMIT ${o.count}`,
     { kept: onePlanFits(o.filters) },
   );
