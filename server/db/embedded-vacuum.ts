@@ -14,6 +14,8 @@ interface TableState {
   dead: number;
   insertedSinceVacuum: number;
   modifiedSinceAnalyze: number;
+  /** Rows but no statistics at all: the counts above were lost (see vacuumEmbedded). */
+  unanalysed: boolean;
 }
 
 // autovacuum_vacuum_threshold / _scale_factor, autovacuum_vacuum_insert_threshold /
@@ -30,7 +32,9 @@ export function upkeepOf(t: TableState): "vacuum" | "analyze" | null {
   ) {
     return "vacuum";
   }
-  if (t.modifiedSinceAnalyze > ANALYZE.base + ANALYZE.share * t.live) return "analyze";
+  if (t.modifiedSinceAnalyze > ANALYZE.base + ANALYZE.share * t.live || t.unanalysed) {
+    return "analyze";
+  }
   return null;
 }
 
@@ -40,11 +44,17 @@ export function upkeepOf(t: TableState): "vacuum" | "analyze" | null {
  */
 export async function vacuumEmbedded(sql: Sql): Promise<{ table: string; did: string }[]> {
   // The session's counts reach the statistics at most once a second unless forced: read them whole.
+  // A process that stops without closing the database loses the counts (they are kept only at a
+  // clean shutdown): a table loaded then was never analysed, and would never be by its counts
+  // (76,700 events so: text search p50 2.8 s instead of 38 ms). A table of more than a few pages
+  // with no statistics at all is analysed.
   await sql`SELECT pg_stat_force_next_flush()`;
   const tables = await sql<TableState[]>`
     SELECT relname AS name, n_live_tup::float8 AS live, n_dead_tup::float8 AS dead,
            n_ins_since_vacuum::float8 AS "insertedSinceVacuum",
-           n_mod_since_analyze::float8 AS "modifiedSinceAnalyze"
+           n_mod_since_analyze::float8 AS "modifiedSinceAnalyze",
+           pg_relation_size(relid) > 8 * current_setting('block_size')::int
+             AND NOT EXISTS (SELECT 1 FROM pg_statistic s WHERE s.starelid = relid) AS unanalysed
     FROM pg_stat_user_tables WHERE schemaname = current_schema()
     ORDER BY n_dead_tup + n_ins_since_vacuum DESC`;
   const done: { table: string; did: string }[] = [];

@@ -9,7 +9,14 @@ import { openTestDatabase } from "../../dev-support/databases.ts";
 import { upkeepOf, vacuumEmbedded } from "../../server/db/embedded-vacuum.ts";
 
 Deno.test("a table's upkeep follows autovacuum's default thresholds", () => {
-  const table = { name: "t", live: 1000, dead: 0, insertedSinceVacuum: 0, modifiedSinceAnalyze: 0 };
+  const table = {
+    name: "t",
+    live: 1000,
+    dead: 0,
+    insertedSinceVacuum: 0,
+    modifiedSinceAnalyze: 0,
+    unanalysed: false,
+  };
   assert.equal(upkeepOf(table), null);
   assert.equal(upkeepOf({ ...table, dead: 250 }), null, "at the threshold: 50 + 20%");
   assert.equal(upkeepOf({ ...table, dead: 251 }), "vacuum");
@@ -17,6 +24,7 @@ Deno.test("a table's upkeep follows autovacuum's default thresholds", () => {
   assert.equal(upkeepOf({ ...table, insertedSinceVacuum: 1201 }), "vacuum");
   assert.equal(upkeepOf({ ...table, modifiedSinceAnalyze: 151 }), "analyze");
   assert.equal(upkeepOf({ ...table, dead: 251, modifiedSinceAnalyze: 151 }), "vacuum");
+  assert.equal(upkeepOf({ ...table, unanalysed: true }), "analyze");
 });
 
 Deno.test("[pglite] the embedded database's tables are vacuumed and analysed when they need it", async () => {
@@ -43,6 +51,27 @@ Deno.test("[pglite] the embedded database's tables are vacuumed and analysed whe
     assert.equal(didTo(await vacuumEmbedded(sql)), "vacuum", "1,600 dead rows");
     assert.deepEqual(await stateOf(), { dead: 0, vacuums: 2, analyses: 2 });
     assert.equal(didTo(await vacuumEmbedded(sql)), undefined, "nothing left to do");
+  } finally {
+    await db.close();
+  }
+});
+
+Deno.test("[pglite] a table whose counts were lost (a process killed while loading) is analysed", async () => {
+  const db = await openTestDatabase("pglite");
+  const { sql } = db;
+  try {
+    await sql`CREATE TABLE loaded (id int PRIMARY KEY, v text)`;
+    await sql`INSERT INTO loaded SELECT g, repeat('x', 100) FROM generate_series(1, 5000) g`;
+    // What a process stopped without closing the database leaves: rows, but no counts of them.
+    await sql`SELECT pg_stat_force_next_flush()`;
+    await sql`SELECT pg_stat_reset()`;
+    const didTo = (done: { table: string; did: string }[]) =>
+      done.find((d) => d.table === "loaded")?.did;
+    assert.equal(didTo(await vacuumEmbedded(sql)), "analyze");
+    const [{ analysed }] = await sql<{ analysed: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM pg_statistic WHERE starelid = 'loaded'::regclass) AS analysed`;
+    assert.ok(analysed);
+    assert.equal(didTo(await vacuumEmbedded(sql)), undefined, "it has statistics now");
   } finally {
     await db.close();
   }
