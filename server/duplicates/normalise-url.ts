@@ -1,52 +1,9 @@
 /** Source URLs as the matcher compares them: the same page however it was linked. */
+import { SHARED_HOSTS } from "../data/matching-names.ts";
 
 // Parameters that say where a visitor came from, not which page they asked for.
 const TRACKING =
   /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|ref|ref_src|source|src|igshid|_ga|yclid)$/i;
-
-// Hosts that hold many events' pages: on them the path names the event, and the host alone
-// says nothing.
-const SHARED_HOSTS = new Set([
-  "meetup.com",
-  "lu.ma",
-  "luma.com",
-  "eventbrite.com",
-  "eventbrite.co.uk",
-  "eventbrite.de",
-  "github.com",
-  "github.io",
-  "sessionize.com",
-  "papercall.io",
-  "pretalx.com",
-  "ti.to",
-  "tito.io",
-  "twitter.com",
-  "x.com",
-  "linkedin.com",
-  "facebook.com",
-  "youtube.com",
-  "google.com",
-  "forms.gle",
-  "bit.ly",
-  "medium.com",
-  "eventyay.com",
-  "hopin.com",
-  "konfhub.com",
-  "townscript.com",
-  "allevents.in",
-  "gdg.community.dev",
-  "community.dev",
-  "devpost.com",
-  "confengine.com",
-  "humanitix.com",
-  "tickettailor.com",
-  "dev.events",
-  "linktr.ee",
-  "notion.site",
-  "wordpress.com",
-  "wixsite.com",
-  "events.linuxfoundation.org",
-]);
 
 function parse(url: string): URL | null {
   try {
