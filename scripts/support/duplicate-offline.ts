@@ -1,14 +1,14 @@
 /**
  * The duplicates evaluation without the service: the same normalisers, lookup keys and matcher
  * detection runs, applied in memory to every listing at once, and the links joined into groups
- * as server/duplicates/form-groups.ts joins them. Seconds instead of minutes, for working on the
+ * as server/duplicates/regroup.ts joins them. Seconds instead of minutes, for working on the
  * rules; the figures in docs/duplicates.md come from the service (scripts/eval-duplicates.ts).
  * One difference: the database returns at most 50 candidates a listing, this returns all.
  *
  * With `vectors` (every listing's, as if every key were trusted), listings whose vectors are at
  * least VECTOR_CANDIDATE alike within a listing's candidate bounds are candidates too, and the
  * matcher reads their similarity, as detection does with vectors (server/duplicates/
- * vector-evidence.ts).
+ * detect-duplicates.ts).
  */
 import { EventInput } from "../../shared/event-schema.ts";
 import { type MatchFacts, matchFactsOf } from "../../server/duplicates/match-facts.ts";
@@ -20,8 +20,8 @@ import {
   storedKeys,
 } from "../../server/duplicates/lookup-keys.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
-import { formGroups } from "../../server/duplicates/form-groups.ts";
-import { VECTOR_CANDIDATE } from "../../server/duplicates/vector-evidence.ts";
+import { formGroups } from "../../server/duplicates/regroup.ts";
+import { VECTOR_SAME as VECTOR_CANDIDATE } from "../../server/duplicates/matcher.ts";
 import type { SourceEvent } from "./duplicate-sources.ts";
 import { type PairKey, pairKey } from "./duplicate-eval.ts";
 

@@ -105,14 +105,6 @@ export async function decideLink(
       decided_by = EXCLUDED.decided_by, decided_at = now()`;
 }
 
-/** Which of `ids` are in some group now. */
-export async function groupedAmong(sql: Sql, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await sql<{ id: string }[]>`
-    SELECT event_id AS id FROM event_group_members WHERE event_id = ANY(${ids}::uuid[])`;
-  return rows.map((r) => r.id);
-}
-
 /** Events linked as the same to another but in no group: left so when a canonical was deleted. */
 export async function ungroupedLinkedEvents(sql: Sql, limit: number): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`

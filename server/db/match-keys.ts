@@ -51,8 +51,7 @@ const NO_DEGREE = 99;
 export interface KeySetChange extends KeySet {
   event_id: string;
   /** Days since 1970-01-01 (UTC), both included. */
-  firstDay: number;
-  lastDay: number;
+  days: { first: number; last: number };
   /** Its latitude, where latitude bands apply to it: null without coordinates or online. */
   latitude: number | null;
 }
@@ -83,9 +82,9 @@ export async function writeSets(sql: Sql, sets: KeySetChange[]): Promise<void> {
                 ${sets.map((s) => String(s.fingerprint))}::bigint[],
                 -- Each set as an array literal: a ragged array of arrays is no parameter.
                 ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
-                ${sets.map((s) => stamped(s.keys, s.firstDay, s.lastDay))}::text[],
-                ${sets.map((s) => s.firstDay)}::int[],
-                ${sets.map((s) => s.lastDay)}::int[],
+                ${sets.map((s) => stamped(s.keys, s.days.first, s.days.last))}::text[],
+                ${sets.map((s) => s.days.first)}::int[],
+                ${sets.map((s) => s.days.last)}::int[],
                 ${degrees}::int[])
       AS s(event_id, fingerprint, keys, day_keys, first_day, last_day, lat)
     ON CONFLICT (event_id) DO UPDATE

@@ -33,8 +33,9 @@ function initials(words: string[], f: MatchFacts): string[] {
  * rest. None for a title of fewer than three words that holds no acronym.
  */
 export function acronymKeys(f: MatchFacts): string[] {
-  if (f.acronyms.length === 0) return plainInitialsKey(f.spelled);
   const spelled = f.spelled.filter((w) => !SKIPPED.has(w));
+  // Most titles: no acronym, their initials alone.
+  if (f.acronyms.length === 0) return letterKeys([initialsOf(spelled)]);
   const city = f.city?.split(" ") ?? [];
   const rest = spelled.filter((w) => !city.includes(w));
   // Only an acronym standing alone ("KCD", "KCD Munich") is the whole name: in a longer title
@@ -42,26 +43,11 @@ export function acronymKeys(f: MatchFacts): string[] {
   const alone = rest.length === 1 ? initials(rest, f) : [];
   const cityLetters = city.map((w) => w[0]).join("");
   const around = cityLetters === "" ? [] : alone.flatMap((l) => [cityLetters + l, l + cityLetters]);
-  const forms = [...initials(spelled, f), ...alone, ...around];
+  return letterKeys([...initials(spelled, f), ...alone, ...around]);
+}
+
+function letterKeys(forms: string[]): string[] {
   return [...new Set(forms)]
     .filter((l) => l.length >= MIN_LETTERS && l.length <= MAX_LETTERS)
     .map((l) => `a:${l}`);
-}
-
-/**
- * acronymKeys of a title without acronyms (most titles): the initials of its words but the
- * skipped ones, as `initialsOf` spells them, without the arrays and the Set.
- */
-function plainInitialsKey(spelled: string[]): string[] {
-  let letters = "";
-  let words = 0;
-  for (const w of spelled) {
-    if (SKIPPED.has(w)) continue;
-    // As Array.join spells what has no first letter: nothing.
-    letters += w[0] ?? "";
-    words++;
-  }
-  return words >= 3 && letters.length >= MIN_LETTERS && letters.length <= MAX_LETTERS
-    ? [`a:${letters}`]
-    : [];
 }

@@ -1,12 +1,12 @@
 /**
- * Detection of one contributor's written listings, in a transaction holding the duplicates lock:
- * each listing's lookup keys are stored, the candidates sharing a key are read in one statement
- * (server/db/match-keys.ts), the matcher judges each pair, the listings' detected links are
- * replaced and the groups around them re-formed. Operators' decisions are links detection never
- * replaces, so they outlast re-pushes.
+ * Detection of stored listings, in a transaction holding the duplicates lock: each listing's
+ * lookup keys are stored, the candidates sharing a key are read in one statement
+ * (server/db/match-keys.ts), and, for listings in AI search, those whose vectors are close; the
+ * matcher judges each pair, the listings' detected links are replaced and the groups around them
+ * re-formed. Operators' decisions are links detection never replaces, so they outlast re-pushes.
  */
 import type { Sql } from "postgres";
-import { groupedAmong, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
+import { lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
 import {
   findCandidates,
   type KeySet,
@@ -14,7 +14,9 @@ import {
   type MatchRow,
   writeSets,
 } from "../db/match-keys.ts";
-import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
+import type { RedetectionRow } from "../db/duplicate-rules.ts";
+import { eventsInAiSearch, vectorCandidates } from "../db/vector-candidates.ts";
+import { type MatchFacts, matchFactsOf } from "./match-facts.ts";
 import {
   bandLatitude,
   candidateBounds,
@@ -23,36 +25,63 @@ import {
   storedDays,
   storedKeys,
 } from "./lookup-keys.ts";
-import { matchListings } from "./matcher.ts";
-import { findVectorCandidates } from "./vector-evidence.ts";
+import { matchListings, VECTOR_SAME } from "./matcher.ts";
+import { SAME_DAY_MS } from "./title-likeness.ts";
 import { regroup } from "./regroup.ts";
 
 /** Milliseconds spent in each step, and counts, added up over calls (for benchmarks). */
 export type DetectionTimings = Record<string, number>;
 
-/** Written listings of one contributor, as detection reads them. */
-export interface WrittenBatch {
-  contributorId: string;
-  changed: {
-    id: string;
-    event: Omit<MatchSource, "id"> & { platform: string };
-  }[];
+/** How detectStored runs beyond its listings. */
+export interface DetectionOptions {
+  /**
+   * Compare every listing again, even one whose matched fields are as they were: new rules, a
+   * new vector or a trust change may find other pairs.
+   */
+  recompare: boolean;
+  /**
+   * Per contributor's listings: whether the vector store is prepared and listings in AI search
+   * are also compared with those whose vectors are close. Not at ingestion: a new listing has no
+   * vector yet, and a changed one an outdated one; the embedding worker detects again later.
+   */
+  vectors: (events: RedetectionRow[]) => boolean;
+  timings?: DetectionTimings;
 }
 
-/** How detectDuplicates runs beyond its batch. */
-export interface DetectionOptions {
-  timings?: DetectionTimings;
-  /**
-   * Compare every listing again, even one whose matched fields are as they were: new rules, or a
-   * new vector, may find other pairs.
-   */
-  recompare?: boolean;
-  /**
-   * The vector store is prepared: listings in AI search are also compared with those whose
-   * vectors are close (vector-evidence.ts). Not at ingestion: a new listing has no vector yet,
-   * and a changed one an outdated one; the embedding worker detects again once it has one.
-   */
-  vectors?: boolean;
+// A listing with more close vectors in its window is one of a series' many near-identical
+// listings: the matcher decides among the closest.
+const VECTOR_CANDIDATES_PER_PROBE = 10;
+
+/** Detects the duplicates of stored `rows`, one run per contributor (a batch is one's). */
+export async function detectStored(
+  tx: Sql,
+  rows: RedetectionRow[],
+  o: DetectionOptions,
+): Promise<void> {
+  for (const [contributorId, events] of Map.groupBy(rows, (row) => row.contributor_id)) {
+    await detectDuplicates(tx, contributorId, events, {
+      recompare: o.recompare,
+      vectors: o.vectors(events),
+      timings: o.timings,
+    });
+  }
+}
+
+/**
+ * Detection again for `eventIds` that just got a vector, in a transaction of its own: at
+ * ingestion they had none, so the pairs only their vectors reveal are found now. Those not in AI
+ * search (a vector not stored, a key untrusted meanwhile) are left as ingestion detected them.
+ */
+export async function detectEmbedded(sql: Sql, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await sql.begin(async (transaction) => {
+    // postgres.js types a transaction apart from the pool, though both run the same queries.
+    const tx = transaction as unknown as Sql;
+    await detectStored(tx, await eventsInAiSearch(tx, eventIds), {
+      recompare: true,
+      vectors: () => true,
+    });
+  });
 }
 
 function stepTimer(timings: DetectionTimings | undefined): (name: string, count?: number) => void {
@@ -71,23 +100,22 @@ const sameSet = (a: KeySet | undefined, b: KeySet) =>
   b.keys.every((k) => a.keys.includes(k));
 
 /**
- * Finds the duplicates of a contributor's written listings and regroups them. A listing whose
- * matched fields are as they were (its stored set names them all) keeps its keys and links, and
- * only its group's canonical choice is looked at again (unless `recompare`).
+ * Finds the duplicates of a contributor's listings and regroups them. A listing whose matched
+ * fields are as they were (its stored set names them all) keeps its keys and links, and only its
+ * group's canonical choice is looked at again (unless `recompare`).
  */
-export async function detectDuplicates(
+async function detectDuplicates(
   sql: Sql,
-  batch: WrittenBatch,
-  o: DetectionOptions = {},
+  contributorId: string,
+  events: RedetectionRow[],
+  o: { recompare: boolean; vectors: boolean; timings?: DetectionTimings },
 ): Promise<void> {
   const step = stepTimer(o.timings);
   await lockDuplicates(sql);
   step("lock");
   // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
-  const written = batch.changed.map((w) => ({
-    platform: w.event.platform,
-    facts: matchFactsOf({ ...w.event, id: w.id }),
-  })).filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
+  const written = events.map((e) => ({ platform: e.platform, facts: matchFactsOf(e) }))
+    .filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
     .map((w) => ({
       ...w,
       set: { fingerprint: factsFingerprint(w.facts), keys: storedKeys(w.facts) },
@@ -98,32 +126,21 @@ export async function detectDuplicates(
   const kept = written.filter(unchanged).map((w) => w.facts.id);
   const fresh = written.filter((w) => !unchanged(w));
   step("keys");
-  if (fresh.length === 0) {
-    // Nothing to compare again; a group's canonical listing may follow the new fields or key.
-    const grouped = await groupedAmong(sql, kept);
-    if (grouped.length > 0) await regroup(sql, grouped);
-    step("regroup");
-    return;
-  }
-  // Stored first, so that the batch's own listings find each other as they find the others.
-  await writeSets(
-    sql,
-    fresh.map((w) => {
-      const days = storedDays(w.facts);
-      // As its candidate bounds read it: the matcher never joins two listings with coordinates
-      // further apart than their bands, unless one is online.
-      return {
+  if (fresh.length > 0) {
+    // Stored first, so that the batch's own listings find each other as they find the others.
+    await writeSets(
+      sql,
+      fresh.map((w) => ({
         event_id: w.facts.id,
         ...w.set,
-        firstDay: days.first,
-        lastDay: days.last,
+        days: storedDays(w.facts),
         latitude: bandLatitude(w.facts),
-      };
-    }),
-  );
-  step("write keys");
+      })),
+    );
+    step("write keys");
+  }
   const found = await findCandidates(sql, {
-    contributorId: batch.contributorId,
+    contributorId,
     probes: fresh.map((w) => ({
       id: w.facts.id,
       platform: w.platform,
@@ -132,17 +149,29 @@ export async function detectDuplicates(
     })),
   });
   step("candidates", found.length);
-  const near = o.vectors
-    ? await findVectorCandidates(
-      sql,
-      fresh.map((w) => ({ ...w, contributorId: batch.contributorId })),
-    )
+  // The matcher reads vectors only for listings starting the same day: a few per probe even in
+  // a busy calendar, where the keys' window would be days of listings.
+  const near = o.vectors && fresh.length > 0
+    ? await vectorCandidates(sql, {
+      probes: fresh.map((w) => ({
+        id: w.facts.id,
+        contributorId,
+        platform: w.platform,
+        from: new Date(w.facts.start - SAME_DAY_MS),
+        to: new Date(w.facts.start + SAME_DAY_MS),
+        latitudes: candidateBounds(w.facts).latitudes,
+      })),
+      minSimilarity: VECTOR_SAME,
+      perProbe: VECTOR_CANDIDATES_PER_PROBE,
+    })
     : [];
   const links = matchPairs(new Map(fresh.map((w) => [w.facts.id, w.facts])), {
     found: [...found, ...near],
     similarity: new Map(near.map((p) => [pairId(p.probe, p.candidate.id), p.similarity])),
   });
   step("match", fresh.length);
+  // With nothing fresh this only reads which kept listings are grouped: a group's canonical
+  // listing may follow their new fields or key.
   const replacing = fresh.map((w) => w.facts.id);
   const { grouped } = await replaceDetectedLinks(sql, {
     replacing,
@@ -164,10 +193,7 @@ const pairId = (x: string, y: string) => (x < y ? `${x} ${y}` : `${y} ${x}`);
  */
 function matchPairs(
   known: Map<string, MatchFacts>,
-  pairs: {
-    found: { probe: string; candidate: MatchRow }[];
-    similarity: Map<string, number>;
-  },
+  pairs: { found: { probe: string; candidate: MatchRow }[]; similarity: Map<string, number> },
 ): { a: string; b: string; score: number }[] {
   const links = new Map<string, { a: string; b: string; score: number }>();
   const seen = new Set<string>();

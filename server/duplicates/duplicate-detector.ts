@@ -17,7 +17,7 @@ import type { Sql } from "postgres";
 import { underDuplicatesLock } from "../db/duplicate-links.ts";
 import { dropQueued, queueForDetection, takeQueued } from "../db/duplicate-queue.ts";
 import { isTransientFailure } from "../db/connection-errors.ts";
-import { detectStored } from "./detect-stored.ts";
+import { detectStored } from "./detect-duplicates.ts";
 import type { DetectionTimings } from "./detect-duplicates.ts";
 
 /** How a detector runs. */

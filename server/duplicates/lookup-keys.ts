@@ -59,14 +59,9 @@ function pairKeys(words: string[]): string[] {
 }
 
 /** A listing's keys as texts: those both sides hold, around the one-word keys of each side. */
-interface KeyTexts {
-  pairs: string[];
-  stored: string[];
-  probe: string[];
-  rest: string[];
-}
-
-function keyTexts(f: MatchFacts): KeyTexts {
+function keyTexts(
+  f: MatchFacts,
+): { pairs: string[]; stored: string[]; probe: string[]; rest: string[] } {
   const words = keyWords(f);
   // A one-word title ("React") stores its word and finds the titles that start with it ("React
   // Summit"); a longer title finds the one-word title of its first word, the same pairs whichever
@@ -91,18 +86,12 @@ function keyTexts(f: MatchFacts): KeyTexts {
 
 /**
  * A 53-bit hash (a safe integer for a bigint column) from two 32-bit multiply-xor lanes:
- * BigInt arithmetic cost more than the rest of detection. `prefix` is hashed before
- * `text.slice(from)`, without building that string.
+ * BigInt arithmetic cost more than the rest of detection.
  */
-function hash53(text: string, prefix = "", from = 0): number {
+function hash53(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  for (let i = 0; i < prefix.length; i++) {
-    const c = prefix.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  for (let i = from; i < text.length; i++) {
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
@@ -112,47 +101,16 @@ function hash53(text: string, prefix = "", from = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** The hashes of the texts of `lists` in their order, each once. */
-function distinctHashes(...lists: number[][]): number[] {
-  const out: number[] = [];
-  for (const list of lists) for (const h of list) if (!out.includes(h)) out.push(h);
-  return out;
-}
-
-const hashAll = (texts: string[]) => texts.map((t) => hash53(t));
-
-// Detection asks for a listing's stored keys, then for its probe keys: most of the texts are
-// the same, so both are made at the first call. Weak: a listing's facts go with the batch.
-const keysOf = new WeakMap<MatchFacts, { stored: number[]; probe: number[] }>();
-
 function keysIn(f: MatchFacts, side: "stored" | "probe"): number[] {
-  let keys = keysOf.get(f);
-  if (keys === undefined) {
-    const t = keyTexts(f);
-    // Each text hashed once: the pairs and the rest are both sides'.
-    const [pairs, rest] = [hashAll(t.pairs), hashAll(t.rest)];
-    keys = {
-      stored: distinctHashes(pairs, hashAll(t.stored), rest),
-      probe: distinctHashes(pairs, hashAll(t.probe), rest),
-    };
-    keysOf.set(f, keys);
-  }
-  // A copy: the caller may keep or change it.
-  return keys[side].slice();
+  const t = keyTexts(f);
+  return [...new Set([...t.pairs, ...t[side], ...t.rest].map(hash53))];
 }
-
-const FINGERPRINTED = "f:{";
 
 /**
  * A fingerprint of everything the matcher reads of a listing: a listing whose fingerprint and
  * keys are what they were has nothing new to be compared on.
  */
 export function factsFingerprint(f: MatchFacts): number {
-  // The hash of `f:` and the facts' JSON without the id, read from the whole object's JSON (the
-  // id its first field) rather than from a copy without it: a copy by rest costs twice as much.
-  const json = JSON.stringify(f);
-  const head = typeof f.id === "string" ? `{"id":${JSON.stringify(f.id)},` : null;
-  if (head !== null && json.startsWith(head)) return hash53(json, FINGERPRINTED, head.length);
   const { id: _id, ...read } = f;
   return hash53(`f:${JSON.stringify(read)}`);
 }

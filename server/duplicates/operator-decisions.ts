@@ -13,7 +13,7 @@ import {
 import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { redetectionRowsOf } from "../db/duplicate-rules.ts";
 import { eventsInAiSearch } from "../db/vector-candidates.ts";
-import { detectStored } from "./detect-stored.ts";
+import { detectStored } from "./detect-duplicates.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { regroup } from "./regroup.ts";

@@ -7,7 +7,7 @@
  */
 import type { Sql } from "postgres";
 import { claimRedetection } from "../db/duplicate-rules.ts";
-import { detectStored } from "./detect-stored.ts";
+import { detectStored } from "./detect-duplicates.ts";
 
 /**
  * Raise this when a change to server/duplicates/ (normalisers, lookup keys, matcher) changes the

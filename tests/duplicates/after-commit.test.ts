@@ -11,7 +11,7 @@ import { get, postEvents } from "../ingest/support/http.ts";
 import { untilGrouped } from "../../dev-support/grouping.ts";
 import postgres, { type Sql } from "postgres";
 import { DuplicateDetector } from "../../server/duplicates/duplicate-detector.ts";
-import { detectStored } from "../../server/duplicates/detect-stored.ts";
+import { detectStored } from "../../server/duplicates/detect-duplicates.ts";
 import { lockDuplicates } from "../../server/db/duplicate-links.ts";
 import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
 

@@ -6,7 +6,7 @@ import { ownSiteKey, urlKey } from "../../server/duplicates/normalise-url.ts";
 import { matchFactsOf, type MatchSource } from "../../server/duplicates/match-facts.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
 import { canonicalOf } from "../../server/duplicates/canonical-rule.ts";
-import { formGroups } from "../../server/duplicates/form-groups.ts";
+import { formGroups } from "../../server/duplicates/regroup.ts";
 
 Deno.test("titles lose years, editions, punctuation and the spelling of 'conference'", () => {
   assert.deepEqual(titleWords("PyCon DE & PyData 2025"), ["pycon", "pydata"]);
