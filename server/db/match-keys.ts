@@ -4,6 +4,7 @@
  * find, in one statement.
  */
 import type { Sql } from "postgres";
+import type { CandidateBounds } from "../duplicates/lookup-keys.ts";
 
 /** What detection reads of an event: the matcher's fields and the canonical rule's. */
 export interface MatchRow {
@@ -97,24 +98,17 @@ export async function writeSets(sql: Sql, sets: KeySetChange[]): Promise<void> {
 const CANDIDATES_PER_PROBE = 50;
 
 /** A listing looking for candidates: its keys and the bounds a candidate must fall in. */
-export interface Probe {
+export interface Probe extends CandidateBounds {
   id: string;
   platform: string;
   keys: number[];
-  /** Its start, to rank candidates by; the span a candidate must touch; a latitude band. */
-  at: Date;
-  from: Date;
-  to: Date;
-  latitudes: [number, number] | null;
-  /** The days a candidate's stored set must touch (days since 1970-01-01, UTC). */
-  days: { first: number; last: number };
 }
 
 /**
  * Pairs (probe, candidate) that might be one event: a stored set sharing a key with the probe on
- * days within reach (one GIN lookup a probe, of its keys stamped with the spans it reaches), its event within the probe's bounds, listed by another contributor or on
- * another platform. Per probe at most CANDIDATES_PER_PROBE, those sharing the most keys first,
- * then the closest in time.
+ * days within reach (one GIN lookup a probe, of its keys stamped with the spans it reaches), its
+ * event within the probe's bounds, listed by another contributor or on another platform. Per
+ * probe at most CANDIDATES_PER_PROBE, those sharing the most keys first, then the closest in time.
  */
 export async function findCandidates(
   sql: Sql,

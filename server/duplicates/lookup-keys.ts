@@ -58,30 +58,25 @@ function pairKeys(words: string[]): string[] {
   return keys;
 }
 
-/** A listing's keys as texts: those both sides hold, around the one-word keys of each side. */
-function keyTexts(
-  f: MatchFacts,
-): { pairs: string[]; stored: string[]; probe: string[]; rest: string[] } {
+/** A listing's keys: those both sides hold, around the one-word keys of each side. */
+function keysOf(f: MatchFacts, side: "stored" | "probe"): number[] {
   const words = keyWords(f);
+  const texts = pairKeys(words);
   // A one-word title ("React") stores its word and finds the titles that start with it ("React
   // Summit"); a longer title finds the one-word title of its first word, the same pairs whichever
   // was written first. (Looking up each of its words cost a third of all lookups and found no
   // labelled pair the other keys missed.)
-  const stored = words.length === 1 ? [`o:${words[0]}`] : words.length > 1 ? [`h:${words[0]}`] : [];
-  const probe = words.length === 1
-    ? [`o:${words[0]}`, `h:${words[0]}`]
-    : words.length > 1
-    ? [`o:${words[0]}`]
-    : [];
-  const rest: string[] = [];
+  if (words.length === 1) {
+    texts.push(`o:${words[0]}`, ...(side === "probe" ? [`h:${words[0]}`] : []));
+  } else if (words.length > 1) texts.push(side === "stored" ? `h:${words[0]}` : `o:${words[0]}`);
   // The words run together: "XtremePython" and "Xtreme Python", "DevOps Days".
-  if (f.compact.length > 0) rest.push(`c:${f.compact}`);
+  if (f.compact.length > 0) texts.push(`c:${f.compact}`);
   // An acronym and the words it abbreviates ("SCaLE", "Southern California Linux Expo").
-  rest.push(...acronymKeys(f));
+  texts.push(...acronymKeys(f));
   // The same address is the same site: the address only where there is no site.
-  if (f.site) rest.push(`s:${f.site}`);
-  else if (f.url) rest.push(`u:${f.url}`);
-  return { pairs: pairKeys(words), stored, probe, rest };
+  if (f.site) texts.push(`s:${f.site}`);
+  else if (f.url) texts.push(`u:${f.url}`);
+  return [...new Set(texts.map(hash53))];
 }
 
 /**
@@ -101,11 +96,6 @@ function hash53(text: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-function keysIn(f: MatchFacts, side: "stored" | "probe"): number[] {
-  const t = keyTexts(f);
-  return [...new Set([...t.pairs, ...t[side], ...t.rest].map(hash53))];
-}
-
 /**
  * A fingerprint of everything the matcher reads of a listing: a listing whose fingerprint and
  * keys are what they were has nothing new to be compared on.
@@ -116,14 +106,10 @@ export function factsFingerprint(f: MatchFacts): number {
 }
 
 /** What a listing stores, over its own days (`storedDays`). */
-export function storedKeys(f: MatchFacts): number[] {
-  return keysIn(f, "stored");
-}
+export const storedKeys = (f: MatchFacts): number[] => keysOf(f, "stored");
 
 /** What a listing looks up, over the days its candidates may hold (`candidateBounds`). */
-export function probeKeys(f: MatchFacts): number[] {
-  return keysIn(f, "probe");
-}
+export const probeKeys = (f: MatchFacts): number[] => keysOf(f, "probe");
 
 /** Days since 1970-01-01 (UTC), first and last, both included. */
 export interface DaySpan {

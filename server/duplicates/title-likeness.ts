@@ -12,26 +12,13 @@ export const SAME_DAY_MS = 14 * 3_600_000;
 // An acronym is at most this long, and stands for at most as many words as it has letters.
 const MAX_ACRONYM = 12;
 
+/** Whether one letter changed, added or removed turns `a` into `b`. */
 function editDistanceAtMostOne(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
-  let j = 0;
-  let edits = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      i++;
-      j++;
-      continue;
-    }
-    if (++edits > 1) return false;
-    if (a.length > b.length) i++;
-    else if (b.length > a.length) j++;
-    else {
-      i++;
-      j++;
-    }
-  }
-  return edits + (a.length - i) + (b.length - j) <= 1;
+  while (i < a.length && a[i] === b[i]) i++;
+  const [restA, restB] = [a.slice(i + 1), b.slice(i + 1)];
+  return restA === restB || a.slice(i) === restB || restA === b.slice(i);
 }
 
 function wordsAlike(a: string, b: string): boolean {
@@ -61,8 +48,8 @@ function acronymRuns(
     search: for (let i = 0; i < b.length; i++) {
       if (b[i][0] !== w[0]) continue;
       for (let j = Math.min(b.length, i + w.length); j >= i + 2; j--) {
-        if (anyUsed(b, i, j, used)) continue;
         const run = b.slice(i, j);
+        if (run.some((x) => used.has(x))) continue;
         if (!abbreviates(a, w, run)) continue;
         for (const x of run) used.add(x);
         matched.add(w);
@@ -73,12 +60,6 @@ function acronymRuns(
     }
   }
   return { common, folded };
-}
-
-/** Whether a word of `words` from `from` to `to` (excluded) is among `used`. */
-function anyUsed(words: string[], from: number, to: number, used: Set<string>): boolean {
-  for (let k = from; k < to; k++) if (used.has(words[k])) return true;
-  return false;
 }
 
 /** 1 for the same name, 0.9 for a one-word acronym of the other, else 0. */

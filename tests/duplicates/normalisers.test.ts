@@ -2,11 +2,14 @@
 import assert from "node:assert/strict";
 import { spellsAcronym, titleWords } from "../../server/duplicates/normalise-title.ts";
 import { cityKey, countryKey, distanceKm } from "../../server/duplicates/normalise-place.ts";
-import { ownSiteKey, urlKey } from "../../server/duplicates/normalise-url.ts";
+import { addressKeys } from "../../server/duplicates/normalise-url.ts";
 import { matchFactsOf, type MatchSource } from "../../server/duplicates/match-facts.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
 import { canonicalOf } from "../../server/duplicates/canonical-rule.ts";
 import { formGroups } from "../../server/duplicates/regroup.ts";
+
+const urlKey = (url: string) => addressKeys(url).url;
+const ownSiteKey = (url: string) => addressKeys(url).site;
 
 Deno.test("titles lose years, editions, punctuation and the spelling of 'conference'", () => {
   assert.deepEqual(titleWords("PyCon DE & PyData 2025"), ["pycon", "pydata"]);
