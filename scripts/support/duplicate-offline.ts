@@ -14,7 +14,7 @@ import { EventInput } from "../../shared/event-schema.ts";
 import { type MatchFacts, matchFactsOf } from "../../server/duplicates/match-facts.ts";
 import {
   candidateBounds,
-  daysMeet,
+  type DaySpan,
   probeKeys,
   storedDays,
   storedKeys,
@@ -26,6 +26,9 @@ import type { SourceEvent } from "./duplicate-sources.ts";
 import { type PairKey, pairKey } from "./duplicate-eval.ts";
 
 const LONGEST_SPAN = 16 * 86_400_000;
+
+/** Whether two spans of days share a day. */
+const meet = (a: DaySpan, b: DaySpan) => a.first <= b.last && b.first <= a.last;
 
 /** The cosine similarity of two unit vectors. */
 export function cosine(a: number[], b: number[]): number {
@@ -75,7 +78,7 @@ export function keyPairs(facts: MatchFacts[]): [MatchFacts, MatchFacts][] {
     const found = new Set<MatchFacts>();
     for (const k of probeKeys(f)) {
       for (const c of byKey.get(k) ?? []) {
-        if (c !== f && daysMeet(storedDays(c), reach)) found.add(c);
+        if (c !== f && meet(storedDays(c), reach)) found.add(c);
       }
     }
     for (const c of found) pairs.push([f, c]);

@@ -9,8 +9,7 @@ export interface Link {
   score: number;
 }
 
-// Any fixed number: serialises detection, so two batches never miss each other's listings or
-// write one group twice.
+// Any fixed number: the advisory lock that serialises detection (lockDuplicates).
 const DUPLICATES_LOCK_ID = 4_711_017;
 
 /**
@@ -21,15 +20,10 @@ export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
 
 /**
  * Holds the duplicates lock until the transaction ends: detections take turns, so two batches
- * never miss each other's listings or write one group twice.
- *
- * The rest of the transaction runs without JIT compilation: detection's statements read a few
- * rows each by index, but their recursive and array parts are estimated at many, past PostgreSQL's
- * JIT thresholds, and at 1,000,000 events compiling regroup's statement took 800 ms of its 850.
- *
- * On the embedded database, the rest of the transaction also runs on generic plans (made once for
- * each statement, not for each run's parameters): PGlite plans on its one thread, 1.5-4 ms a
- * statement, over half of what detection's statements cost it at 100,000 events.
+ * never miss each other's listings or write one group twice. The rest of the transaction runs
+ * without JIT (its statements are estimated past the thresholds: at 1,000,000 events compiling
+ * regroup's took 800 ms of its 850) and, on the embedded database, on generic plans (PGlite plans
+ * on its one thread, over half of what detection's statements cost it at 100,000 events).
  */
 export async function lockDuplicates(sql: Sql): Promise<void> {
   await sql`
@@ -39,10 +33,7 @@ export async function lockDuplicates(sql: Sql): Promise<void> {
              THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
 }
 
-/**
- * Runs `work` in a transaction of its own, holding the duplicates lock from its first statement
- * (lockDuplicates).
- */
+/** Runs `work` in a transaction of its own, holding the duplicates lock (lockDuplicates). */
 export async function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
   return await sql.begin(async (transaction) => {
     // postgres.js types a transaction apart from the pool, though both run the same queries.
@@ -55,21 +46,19 @@ export async function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promis
 /**
  * Replaces the detected links touching the events `replacing` with `links`; operators' links
  * stay as they are. One statement: a link found again is kept (its score updated), and only
- * those not found again are removed. Returns which of `grouped` are in some group (as
- * groupedAmong, in the same round trip, before the writes).
+ * those not found again are removed. Returns which of `grouped` are in some group (read in the
+ * same round trip, before the writes).
  */
 export async function replaceDetectedLinks(
   sql: Sql,
   o: {
     replacing: string[];
     links: { a: string; b: string; score: number }[];
-    /** Listings to say which of are in some group (read before this statement's writes). */
     grouped: string[];
   },
 ): Promise<{ grouped: string[] }> {
   const { replacing: ids, links } = o;
-  // The delete spares the pairs found again, so it and the upsert touch different rows. The
-  // groups are read as they were before the statement: it writes links only.
+  // The delete spares the pairs found again, so it and the upsert touch different rows.
   const [row] = await sql<{ grouped: string[] }[]>`
     WITH fresh AS (
       SELECT * FROM unnest(${links.map((l) => l.a)}::uuid[], ${links.map((l) => l.b)}::uuid[],
@@ -222,22 +211,18 @@ export async function componentOf(
 
 /**
  * Makes `members` the group rows of `ids` (whose events must all be among `ids`), in one
- * statement: rows that stay as they were are not written again.
+ * statement: rows that stay as they were are not written again. A group is named by its
+ * canonical member.
  */
 export async function replaceGroupMembers(
   sql: Sql,
   ids: string[],
-  members: { event_id: string; group_id: string; canonical: boolean }[],
+  members: { event_id: string; group_id: string }[],
 ): Promise<void> {
   if (ids.length === 0) return;
-  const misnamed = members.find((m) => m.canonical !== (m.event_id === m.group_id));
-  if (misnamed) {
-    throw new Error(`Cannot store group ${misnamed.group_id}: it is named by its canonical member`);
-  }
   // The upsert and the delete touch different rows: the delete spares the new members.
   await sql`
     WITH fresh AS (
-      -- A group is named by its canonical member.
       SELECT event_id, group_id, event_id = group_id AS canonical
       FROM unnest(${members.map((m) => m.event_id)}::uuid[],
                   ${members.map((m) => m.group_id)}::uuid[]) AS x(event_id, group_id)

@@ -6,7 +6,11 @@
  * re-formed. Operators' decisions are links detection never replaces, so they outlast re-pushes.
  */
 import type { Sql } from "postgres";
-import { lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
+import {
+  lockDuplicates,
+  replaceDetectedLinks,
+  underDuplicatesLock,
+} from "../db/duplicate-links.ts";
 import {
   findCandidates,
   type KeySet,
@@ -34,15 +38,12 @@ export type DetectionTimings = Record<string, number>;
 
 /** How detectStored runs beyond its listings. */
 export interface DetectionOptions {
-  /**
-   * Compare every listing again, even one whose matched fields are as they were: new rules, a
-   * new vector or a trust change may find other pairs.
-   */
+  /** Compare even listings whose matched fields are as they were (new rules, a new vector). */
   recompare: boolean;
   /**
-   * Per contributor's listings: whether the vector store is prepared and listings in AI search
-   * are also compared with those whose vectors are close. Not at ingestion: a new listing has no
-   * vector yet, and a changed one an outdated one; the embedding worker detects again later.
+   * Per contributor's listings: whether to compare those in AI search with listings whose
+   * vectors are close. Not at ingestion: a new listing has no vector yet, and a changed one an
+   * outdated one; the embedding worker detects again once it has one (detectEmbedded).
    */
   vectors: (events: RedetectionRow[]) => boolean;
   timings?: DetectionTimings;
@@ -68,26 +69,20 @@ export async function detectStored(
 }
 
 /**
- * Detection again for `eventIds` that just got a vector, in a transaction of its own: at
- * ingestion they had none, so the pairs only their vectors reveal are found now. Those not in AI
- * search (a vector not stored, a key untrusted meanwhile) are left as ingestion detected them.
+ * Detection again, in a transaction of its own, for those of `eventIds` now in AI search (they
+ * just got a vector): the pairs only their vectors reveal are found now.
  */
 export async function detectEmbedded(sql: Sql, eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  await sql.begin(async (transaction) => {
-    // postgres.js types a transaction apart from the pool, though both run the same queries.
-    const tx = transaction as unknown as Sql;
-    await detectStored(tx, await eventsInAiSearch(tx, eventIds), {
-      recompare: true,
-      vectors: () => true,
-    });
+  await underDuplicatesLock(sql, async (tx) => {
+    const rows = await eventsInAiSearch(tx, eventIds);
+    await detectStored(tx, rows, { recompare: true, vectors: () => true });
   });
 }
 
-function stepTimer(timings: DetectionTimings | undefined): (name: string, count?: number) => void {
+function stepTimer(timings: DetectionTimings = {}): (name: string, count?: number) => void {
   let last = performance.now();
   return (name, count) => {
-    if (timings === undefined) return;
     const now = performance.now();
     timings[name] = (timings[name] ?? 0) + now - last;
     if (count !== undefined) timings[`${name} (count)`] = (timings[`${name} (count)`] ?? 0) + count;

@@ -21,11 +21,7 @@ import type { DetectionTimings } from "./detect-duplicates.ts";
 export interface DetectorOptions {
   /** Queued events taken in one transaction. */
   batchSize?: number;
-  /**
-   * Events this server queued and no detection has taken yet, past which `roomToQueue()` waits:
-   * ingestion slows down to what detection keeps up with, instead of the queue and grouping's
-   * delay growing.
-   */
+  /** Events queued and not yet taken past which `roomToQueue()` waits: ingestion slows down. */
   maxBacklog?: number;
   /** After a failed run, the first wait before trying again (doubled each time, at most 30 s). */
   retryMs?: number;
@@ -39,10 +35,7 @@ const MAX_RETRY_MS = 30_000;
 // After start(), how often to look for what other servers left queued.
 const POLL_MS = 60_000;
 
-/**
- * What runs where a batch's detection completes (saved-search alerts, server/alerts/): in the
- * detecting transaction, with the ids detected, and after its commit.
- */
+/** What runs in each detecting transaction and after its commit (saved-search alerts). */
 export interface DetectionFollowUp {
   detected(tx: Sql, eventIds: string[]): Promise<void>;
   committed(): void;

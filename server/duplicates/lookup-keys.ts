@@ -1,13 +1,12 @@
 /**
  * The keys candidates are looked up by. Two listings of one event take place within 60 hours of
  * each other and share two naming words of their titles, or a one-word title's word, or their
- * own site, or their address. So each listing stores those keys with its days, and looks them up
- * over the days its candidate window reaches: the index (server/db/match-keys.ts) returns the few
- * listings holding a key near those days, not every listing holding it. Keys are hashed to 53
- * bits.
+ * own site, or their address. Each listing stores those keys (hashed to 53 bits) with its days,
+ * and looks them up over the days its candidate window reaches (server/db/match-keys.ts).
  */
 import type { MatchFacts } from "./match-facts.ts";
 import { acronymKeys } from "./acronym-keys.ts";
+import { KIND_WORDS } from "../data/matching-names.ts";
 
 const DAY = 86_400_000;
 // Bound the days a long listing stores and looks up its keys over.
@@ -16,22 +15,11 @@ const MAX_DAYS = 16;
 // lists and 14-22% on the benchmark's titles, and found no labelled pair the others missed.
 const MAX_WORDS = 3;
 
-// Words saying what kind of event, not which one: a pair of two of them ("user group", "intro
-// to") is shared by dozens of listings a week in a busy calendar, each a candidate the matcher
-// then turns down. Keys never pair two of them, and take the naming words first; the matcher
-// still reads every word.
-const KIND_WORDS = new Set((
-  "meetup meetups user users group groups ug summit day days workshop workshops camp bootcamp " +
-  "forum festival symposium expo night week hackathon hack talk talks session sessions " +
-  "community webinar masterclass tutorial training course class series intro introduction to " +
-  "with from how your hands deep dive advanced beginners"
-).split(" "));
-
 /**
- * The words keys are made of: the title's first three naming words, then its kind words. A pair
- * holds a naming word, and a kind word pairs only with the first naming word ("Rust Nation
- * Summit" and "Rust Summit" share "rust summit"; "Rust User Group Oslo" and "Go User Group
- * Oslo" share nothing).
+ * The words keys are made of: the title's first three naming words, then its kind words
+ * (KIND_WORDS: a pair of two of them is shared by dozens of listings a week). A pair holds a
+ * naming word, and a kind word pairs only with the first naming word ("Rust Nation Summit" and
+ * "Rust Summit" share "rust summit"; "Rust User Group Oslo" and "Go User Group Oslo" nothing).
  */
 function keyWords(f: MatchFacts): string[] {
   const naming: string[] = [];
@@ -63,9 +51,8 @@ function keysOf(f: MatchFacts, side: "stored" | "probe"): number[] {
   const words = keyWords(f);
   const texts = pairKeys(words);
   // A one-word title ("React") stores its word and finds the titles that start with it ("React
-  // Summit"); a longer title finds the one-word title of its first word, the same pairs whichever
-  // was written first. (Looking up each of its words cost a third of all lookups and found no
-  // labelled pair the other keys missed.)
+  // Summit"); a longer title finds the one-word title of its first word (looking up each of its
+  // words cost a third of all lookups and found no labelled pair more).
   if (words.length === 1) {
     texts.push(`o:${words[0]}`, ...(side === "probe" ? [`h:${words[0]}`] : []));
   } else if (words.length > 1) texts.push(side === "stored" ? `h:${words[0]}` : `o:${words[0]}`);
@@ -79,10 +66,7 @@ function keysOf(f: MatchFacts, side: "stored" | "probe"): number[] {
   return [...new Set(texts.map(hash53))];
 }
 
-/**
- * A 53-bit hash (a safe integer for a bigint column) from two 32-bit multiply-xor lanes:
- * BigInt arithmetic cost more than the rest of detection.
- */
+/** A 53-bit hash (a safe integer for a bigint column); BigInt arithmetic cost too much. */
 function hash53(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
@@ -119,11 +103,6 @@ export interface DaySpan {
 
 const dayOf = (ms: number) => Math.floor(ms / DAY);
 
-/** Whether two spans of days share a day. */
-export function daysMeet(a: DaySpan, b: DaySpan): boolean {
-  return a.first <= b.last && b.first <= a.last;
-}
-
 /**
  * The latitude `f`'s candidates are banded by, null when none applies: without coordinates, or
  * online (two online listings are in the same place wherever their coordinates say).
@@ -138,10 +117,9 @@ export function storedDays(f: MatchFacts): DaySpan {
   return { first, last: Math.min(dayOf(f.end), first + MAX_DAYS) };
 }
 
-// The widest gap between two listings the matcher ever calls one event (the same address or
-// name, a day or two off: 60 hours), and the degrees of latitude past which two points are
-// always further apart than the matcher's "places far apart" (120 km; a degree is 111.2 km).
-// tests/duplicates/lookup-keys.test.ts holds the matcher to both.
+// The widest gap the matcher ever calls one event (60 hours), and the degrees of latitude past
+// which two points are always further apart than its "places far apart" (120 km; a degree is
+// 111.2 km). tests/duplicates/lookup-keys.test.ts holds the matcher to both.
 const WINDOW_MS = 60 * 3_600_000;
 const FAR_DEGREES = 1.1;
 
@@ -170,16 +148,4 @@ export function candidateBounds(f: MatchFacts): CandidateBounds {
       last: dayOf(Math.min(f.end, f.start + MAX_DAYS * DAY) + WINDOW_MS),
     },
   };
-}
-
-/**
- * Whether detection's lookup finds `stored` for `probe`: a key in common, and days in reach. (The
- * database then keeps only those within all of `probe`'s bounds.) For tests; the offline
- * evaluation finds the same pairs through an index of keys in memory (`keyPairs` in
- * scripts/support/duplicate-offline.ts).
- */
-export function lookupFinds(probe: MatchFacts, stored: MatchFacts): boolean {
-  if (!daysMeet(candidateBounds(probe).days, storedDays(stored))) return false;
-  const keys = new Set(storedKeys(stored));
-  return probeKeys(probe).some((k) => keys.has(k));
 }

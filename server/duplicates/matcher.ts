@@ -53,8 +53,7 @@ export function placeRelation(a: MatchFacts, b: MatchFacts): PlaceRelation {
 
 /** Whether both titles number their event ("#42", "#43") and the numbers differ. */
 function numberedApart(a: MatchFacts, b: MatchFacts): boolean {
-  // The pattern only for words starting with its "n": most words are told apart by that.
-  const numbers = (x: MatchFacts) => x.words.filter((w) => w[0] === "n" && /^n\d+$/.test(w));
+  const numbers = (x: MatchFacts) => x.words.filter((w) => /^n\d+$/.test(w));
   const [na, nb] = [numbers(a), numbers(b)];
   return na.length > 0 && nb.length > 0 && !na.some((n) => nb.includes(n));
 }
@@ -84,27 +83,20 @@ function tourStops(a: MatchFacts, b: MatchFacts): boolean {
   return a.city !== null && b.city !== null && a.city !== b.city;
 }
 
-/** What else is known of a pair beyond its two listings' fields. */
-export interface PairEvidence {
-  /**
-   * Cosine similarity of the two listings' vectors, when both are in AI search (a trusted key's,
-   * embedded from their current content); absent otherwise.
-   */
-  vectorSimilarity?: number;
-}
-
 /**
- * Vectors this alike say one event where the titles share no words ("SCaLE" and "Southern
- * California Linux Expo" aside, which the acronym rule reads): chosen on the labelled set with the
- * local model (docs/duplicates.md#evaluation), above every hard negative's similarity there.
+ * Vectors this alike say one event where the titles share no words: chosen on the labelled set
+ * with the local model, above every hard negative's similarity there (docs/duplicates.md).
  */
 export const VECTOR_SAME = 0.9;
 
-/** Decides whether `a` and `b` list the same real-world event. */
+/**
+ * Decides whether `a` and `b` list the same real-world event; `vectorSimilarity` is the cosine
+ * similarity of their vectors when both are in AI search.
+ */
 export function matchListings(
   a: MatchFacts,
   b: MatchFacts,
-  evidence: PairEvidence = {},
+  evidence: { vectorSimilarity?: number } = {},
 ): MatchVerdict {
   const gap = gapMs(a, b);
   const place = placeRelation(a, b);

@@ -6,13 +6,13 @@
  */
 import type { Sql } from "postgres";
 import {
+  type CanonicalFacts,
   componentOf,
   type Link,
   replaceGroupMembers,
   underDuplicatesLock,
   ungroupedLinkedEvents,
 } from "../db/duplicate-links.ts";
-import { canonicalOf } from "./canonical-rule.ts";
 
 // A group past this size is a chain of doubtful links, not one event; the walk stops there.
 const MAX_COMPONENT = 200;
@@ -37,33 +37,26 @@ export async function regroup(sql: Sql, ids: string[]): Promise<void> {
     const present = group.flatMap((id) => facts.get(id) ?? []);
     if (present.length < 2) return [];
     const canonical = canonicalOf(present).id;
-    return present.map((f) => ({
-      event_id: f.id,
-      group_id: canonical,
-      canonical: f.id === canonical,
-    }));
+    return present.map((f) => ({ event_id: f.id, group_id: canonical }));
   });
   await replaceGroupMembers(sql, component.ids, members);
 }
 
 /**
- * Re-forms groups that lost their canonical event: deleting it takes its group's rows along
- * (the rows name the group by it), leaving the other members linked but ungrouped.
+ * After events were deleted: takes the duplicates lock and re-forms the groups that lost their
+ * canonical event (deleting it takes its group's rows along, leaving the others ungrouped).
  */
-export async function regroupOrphans(sql: Sql): Promise<void> {
-  for (let round = 0; round < 20; round++) {
-    const orphans = await ungroupedLinkedEvents(sql, 500);
-    if (orphans.length === 0) return;
-    await regroup(sql, orphans);
-    // Linked but rightly apart (an operator's "not same" through a third listing): done.
-    const left = await ungroupedLinkedEvents(sql, 500);
-    if (left.length >= orphans.length && left.every((id) => orphans.includes(id))) return;
-  }
-}
-
-/** After events were deleted: takes the duplicates lock and mends the groups they left. */
 export async function mendGroupsAfterDeletes(sql: Sql): Promise<void> {
-  await underDuplicatesLock(sql, regroupOrphans);
+  await underDuplicatesLock(sql, async (tx) => {
+    for (let round = 0; round < 20; round++) {
+      const orphans = await ungroupedLinkedEvents(tx, 500);
+      if (orphans.length === 0) return;
+      await regroup(tx, orphans);
+      // Linked but rightly apart (an operator's "not same" through a third listing): done.
+      const left = await ungroupedLinkedEvents(tx, 500);
+      if (left.length >= orphans.length && left.every((id) => orphans.includes(id))) return;
+    }
+  });
 }
 
 /** The groups of two or more listings that the links form among `ids`. */
@@ -98,4 +91,21 @@ export function formGroups(ids: string[], links: Link[]): string[][] {
     members.delete(rb);
   }
   return [...members.values()].filter((g) => g.length > 1);
+}
+
+/**
+ * The canonical listing of a group, the one shown when it is collapsed: the product's one rule.
+ * Trusted contributor first, then the most complete listing, then the earliest written (and the
+ * smallest id, so that the choice never depends on the order rows were read in).
+ */
+export function canonicalOf<T extends CanonicalFacts>(members: T[]): T {
+  return members.reduce((best, m) => (compareForCanonical(m, best) < 0 ? m : best));
+}
+
+function compareForCanonical(a: CanonicalFacts, b: CanonicalFacts): number {
+  if (a.trusted !== b.trusted) return a.trusted ? -1 : 1;
+  if (a.completeness !== b.completeness) return b.completeness - a.completeness;
+  const written = a.created_at.getTime() - b.created_at.getTime();
+  if (written !== 0) return written;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -7,6 +7,7 @@
  */
 import type { Sql } from "postgres";
 import { claimRedetection } from "../db/duplicate-rules.ts";
+import { underDuplicatesLock } from "../db/duplicate-links.ts";
 import { detectStored } from "./detect-duplicates.ts";
 
 /**
@@ -38,9 +39,7 @@ export async function redetectUnderCurrentRules(
   let seen = 0;
   // Stopped between batches: each batch is a transaction of its own, and the next run resumes.
   while (!o.signal?.aborted) {
-    const done = await sql.begin(async (transaction) => {
-      // postgres.js types a transaction apart from the pool, though both run the same queries.
-      const tx = transaction as unknown as Sql;
+    const done = await underDuplicatesLock(sql, async (tx) => {
       const rows = await claimRedetection(tx, { version, limit: o.batch ?? BATCH });
       await detectStored(tx, rows, { recompare: true, vectors: () => vectors });
       return rows.length;

@@ -128,11 +128,6 @@ function withoutPlace(x: MatchFacts, place: string[]): TitleView | null {
   return titleView(rest, x.spelled.filter((w) => !place.includes(w)), x.acronyms);
 }
 
-/** The views of a listing's title: the whole, then each other name it gives (`aliases`). */
-function nameView(x: MatchFacts, i: number): TitleView {
-  return i === 0 ? x : x.aliases[i - 1];
-}
-
 // countryKey's code where titles write another ("UK" for Great Britain).
 const TITLE_CODE = new Map([["gb", "uk"]]);
 
@@ -172,19 +167,15 @@ export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
   const oneWordNames = sameSite || (sameDays && !twoTowns);
   let best = 0;
   const [restA, restB] = [withoutPlace(a, place), withoutPlace(b, place)];
-  for (let i = 0; i <= a.aliases.length; i++) {
-    const va = nameView(a, i);
-    for (let j = 0; j <= b.aliases.length; j++) {
-      best = Math.max(best, viewSimilarity(va, nameView(b, j), oneWordNames));
-    }
-    // Without its city a title may be a few common words ("Software Testing"): only the same
-    // name, or an acronym of it, counts then.
+  // Each title and each other name it gives; without its city a title may be a few common words
+  // ("Software Testing"): only the same name, or an acronym of it, counts then.
+  const [viewsA, viewsB] = [[a, ...a.aliases], [b, ...b.aliases]];
+  for (const va of viewsA) {
+    for (const vb of viewsB) best = Math.max(best, viewSimilarity(va, vb, oneWordNames));
     if (restB !== null) best = Math.max(best, sameName(va, restB));
   }
   if (restA !== null) {
-    for (let j = 0; j <= b.aliases.length; j++) {
-      best = Math.max(best, sameName(restA, nameView(b, j)));
-    }
+    for (const vb of viewsB) best = Math.max(best, sameName(restA, vb));
     if (restB !== null) best = Math.max(best, sameName(restA, restB));
   }
   return best;

@@ -5,8 +5,7 @@ import { cityKey, countryKey, distanceKm } from "../../server/duplicates/normali
 import { addressKeys } from "../../server/duplicates/normalise-url.ts";
 import { matchFactsOf, type MatchSource } from "../../server/duplicates/match-facts.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
-import { canonicalOf } from "../../server/duplicates/canonical-rule.ts";
-import { formGroups } from "../../server/duplicates/regroup.ts";
+import { canonicalOf, formGroups } from "../../server/duplicates/regroup.ts";
 
 const urlKey = (url: string) => addressKeys(url).url;
 const ownSiteKey = (url: string) => addressKeys(url).site;
@@ -150,7 +149,7 @@ Deno.test("the matcher joins listings of one event and keeps series editions apa
 });
 
 Deno.test("the canonical rule prefers trusted, then complete, then earliest written", () => {
-  const base = { completeness: 3, created_at: "2031-01-02T00:00:00Z" };
+  const base = { completeness: 3, created_at: new Date("2031-01-02T00:00:00Z") };
   assert.equal(
     canonicalOf([{ id: "a", trusted: false, ...base, completeness: 9 }, {
       id: "b",
@@ -173,7 +172,7 @@ Deno.test("the canonical rule prefers trusted, then complete, then earliest writ
       id: "a",
       trusted: true,
       ...base,
-      created_at: "2031-01-01T00:00:00Z",
+      created_at: new Date("2031-01-01T00:00:00Z"),
     }]).id,
     "a",
   );
