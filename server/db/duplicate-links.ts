@@ -12,10 +12,7 @@ export interface Link {
 // Any fixed number: the advisory lock that serialises detection (lockDuplicates).
 const DUPLICATES_LOCK_ID = 4_711_017;
 
-/**
- * Set on a session whose detection runs on generic plans (the embedded database's: connect.ts);
- * see lockDuplicates.
- */
+/** Set on a session whose detection runs on generic plans (PGlite's: connect.ts). */
 export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
 
 /**
@@ -135,9 +132,8 @@ export interface Component {
 }
 
 /**
- * The component of `ids` and of the events they are grouped with now, reached through links (at
- * most `maxDepth` steps and `maxEvents` events beyond those), with what the canonical rule reads
- * of each of its events, in one statement.
+ * The component of `ids` and the events grouped with them, reached through links (at most
+ * `maxDepth` steps and `maxEvents` events more), with what the canonical rule reads of each.
  */
 export async function componentOf(
   sql: Sql,
@@ -165,14 +161,12 @@ export async function componentOf(
       ) n
       WHERE r.depth < ${o.maxDepth}
     ), members AS (
-      -- The bound counts the events reached, not those asked for: cutting these left listings
-      -- of a big batch linked but in no group.
+      -- Bounded beyond those asked for: cutting these left a big batch linked but ungrouped.
       SELECT id FROM reach GROUP BY id ORDER BY min(depth)
       LIMIT (SELECT count(*) FROM seed) + ${o.maxEvents}
     ), found AS (
       -- LATERAL with OFFSET 0: each member's links through the index. Joined plainly, the
-      -- planner took the few members for many and read every link (a hash join): a cost that
-      -- grew with the table, 10 ms a batch at 100,000 events on PGlite.
+      -- planner read every link (10 ms a batch at 100,000 events on PGlite).
       SELECT l.a, l.b, l.kind, l.score
       FROM members m
       CROSS JOIN LATERAL (
@@ -197,11 +191,7 @@ export async function componentOf(
         CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.id = c.id OFFSET 0) e
         JOIN api_keys k ON k.id = e.last_key_id
       ) f) AS facts`;
-  const ids = new Set(row.seeds);
-  for (const l of row.links) {
-    ids.add(l.a);
-    ids.add(l.b);
-  }
+  const ids = new Set([...row.seeds, ...row.links.flatMap((l) => [l.a, l.b])]);
   return {
     ids: [...ids],
     links: row.links,

@@ -34,9 +34,8 @@ export async function claimRedetection(
 }
 
 /**
- * Records `version` as the rules every stored event was looked at under when no event is stored
- * (a new database): there is nothing to look at again, and a re-detection started on an empty
- * database would otherwise also take the first events pushed after the start.
+ * Records `version` as the database's rules when no event is stored (a new database), so that no
+ * re-detection takes the first events pushed after the start.
  */
 export async function adoptRulesWhenEmpty(sql: Sql, version: number): Promise<void> {
   await sql`UPDATE duplicate_rules SET version = ${version}, redetected_through = NULL

@@ -1,7 +1,6 @@
 /**
- * Detection's reads and writes of lookup keys: each event's key set (event_key_sets, its keys
- * stamped with the spans of days they hold under a GIN index) and the candidates a batch's keys
- * find, in one statement.
+ * Detection's lookup keys: each event's key set (event_key_sets: its keys stamped with spans of
+ * days, under a GIN index) and the candidates a batch's keys find, in one statement.
  */
 import type { Sql } from "postgres";
 import type { CandidateBounds } from "../duplicates/lookup-keys.ts";
@@ -34,14 +33,13 @@ export interface KeySet {
 
 /** The key sets stored for each of `ids` (none for an event never detected). */
 export async function keySetsOf(sql: Sql, ids: string[]): Promise<Map<string, KeySet>> {
-  const sets = new Map<string, KeySet>();
-  if (ids.length === 0) return sets;
+  if (ids.length === 0) return new Map();
   const rows = await sql<{ event_id: string; fingerprint: string; keys: string[] }[]>`
     SELECT event_id, fingerprint, keys FROM event_key_sets WHERE event_id = ANY(${ids}::uuid[])`;
-  for (const r of rows) {
-    sets.set(r.event_id, { fingerprint: Number(r.fingerprint), keys: r.keys.map(Number) });
-  }
-  return sets;
+  return new Map(rows.map((r) => [
+    r.event_id,
+    { fingerprint: Number(r.fingerprint), keys: r.keys.map(Number) },
+  ]));
 }
 
 // A set's `lat` column: the whole degree of its listing's latitude, or this when it has no

@@ -60,11 +60,7 @@ export async function detectStored(
   o: DetectionOptions,
 ): Promise<void> {
   for (const [contributorId, events] of Map.groupBy(rows, (row) => row.contributor_id)) {
-    await detectDuplicates(tx, contributorId, events, {
-      recompare: o.recompare,
-      vectors: o.vectors(events),
-      timings: o.timings,
-    });
+    await detectDuplicates(tx, contributorId, events, { ...o, vectors: o.vectors(events) });
   }
 }
 
@@ -103,7 +99,7 @@ async function detectDuplicates(
   sql: Sql,
   contributorId: string,
   events: RedetectionRow[],
-  o: { recompare: boolean; vectors: boolean; timings?: DetectionTimings },
+  o: Omit<DetectionOptions, "vectors"> & { vectors: boolean },
 ): Promise<void> {
   const step = stepTimer(o.timings);
   await lockDuplicates(sql);

@@ -1,14 +1,10 @@
 /**
  * Detection after commit, on both databases. A batch's transaction only queues the events it
  * wrote (server/db/duplicate-queue.ts); after its commit the detector is woken and detects up to
- * `batchSize` queued events per transaction under the duplicates lock. Reads never wait for it
- * (docs/duplicates.md gives the bound), and a backlog is detected in fewer, larger transactions.
- *
- * Queued rows outlive a stop: `start()` takes what a stopped server left, then looks again every
- * minute (another server may have stopped before detecting its pushes). A failure that may pass
- * (the database away, a deadlock) is tried again later; any other sends the detector through the
- * queue one event at a time, and an event whose detection fails alone is dropped from the queue,
- * logged and left ungrouped, so that it never holds up the others.
+ * `batchSize` queued events per transaction under the duplicates lock. Reads never wait for it.
+ * Queued rows outlive a stop: `start()` takes what a stopped server left, and looks again every
+ * minute. A failure that may pass (the database away) is tried again later; any other sends the
+ * detector through the queue one event at a time, and an event failing alone is dropped (logged).
  */
 import type { Sql } from "postgres";
 import { underDuplicatesLock } from "../db/duplicate-links.ts";
@@ -99,8 +95,7 @@ export class DuplicateDetector {
 
   /**
    * Resolves when the events queued and not yet taken are within bounds (or after `timeoutMs`):
-   * called before a batch. Counted per take, not per emptied queue: under a steady stream of
-   * pushes the queue is never empty.
+   * called before a batch. Counted per take: under a steady stream the queue is never empty.
    */
   roomToQueue(timeoutMs = 30_000): Promise<void> {
     return this.#until(() => this.#hasRoom(), timeoutMs);
@@ -176,10 +171,7 @@ export class DuplicateDetector {
     });
   }
 
-  /**
-   * Detects queued events until a take finds fewer than it asked for (the queue was empty). After
-   * a failure that is no passing one, takes one event at a time until the queue is empty.
-   */
+  /** Detects queued events until a take finds fewer than it asked for (the queue was empty). */
   async #drain(): Promise<void> {
     let limit = this.#o.batchSize;
     while (!this.#stopped) {
@@ -202,10 +194,7 @@ export class DuplicateDetector {
     }
   }
 
-  /**
-   * One transaction: takes up to `limit` queued events and detects them. A lone event whose
-   * detection fails for good is dropped from the queue.
-   */
+  /** One transaction: takes up to `limit` queued events and detects them. */
   async #detectQueued(limit: number): Promise<number> {
     let taken: string[] = [];
     try {

@@ -1,11 +1,12 @@
 /**
  * The keys candidates are looked up by. Two listings of one event take place within 60 hours of
  * each other and share two naming words of their titles, or a one-word title's word, or their
- * own site, or their address. Each listing stores those keys (hashed to 53 bits) with its days,
- * and looks them up over the days its candidate window reaches (server/db/match-keys.ts).
+ * own site, or their address, or one is an acronym of the other (whose initials are its key).
+ * Each listing stores those keys (hashed to 53 bits) with its days, and looks them up over the
+ * days its candidate window reaches (server/db/match-keys.ts).
  */
 import type { MatchFacts } from "./match-facts.ts";
-import { acronymKeys } from "./acronym-keys.ts";
+import { initialsOf } from "./normalise-title.ts";
 import { KIND_WORDS } from "../data/matching-names.ts";
 
 const DAY = 86_400_000;
@@ -64,6 +65,49 @@ function keysOf(f: MatchFacts, side: "stored" | "probe"): number[] {
   if (f.site) texts.push(`s:${f.site}`);
   else if (f.url) texts.push(`u:${f.url}`);
   return [...new Set(texts.map(hash53))];
+}
+
+// Words an acronym leaves out: "ICSE" is the International Conference on Software Engineering.
+const SKIPPED = new Set("the a an of and in on at for by to de la le el der".split(" "));
+// Shorter initials are shared by too many titles to be worth a lookup.
+const MIN_LETTERS = 3;
+const MAX_LETTERS = 12;
+
+/**
+ * The first letters of `words`, and, where some are written as acronyms, their capitals in their
+ * place ("KCD Munich" is "kcdm"; "EuroSTAR Software Testing" both "est" and "estarst").
+ */
+function initials(words: string[], f: MatchFacts): string[] {
+  const expanded = f.acronyms.some((a) => words.includes(a.word))
+    ? [words.map((w) => f.acronyms.find((a) => a.word === w)?.letters ?? w[0]).join("")]
+    : [];
+  return [initialsOf(words), ...expanded];
+}
+
+/**
+ * The initials of `f`'s title as `a:` keys, the words acronyms leave out skipped. An acronym
+ * standing alone but for the listing's own city also gives its letters alone and with the city's
+ * initials around them ("KCD" in Munich: "kcd", "kcdm", "mkcd"), so that the many titles without
+ * one store one key and the few with one look up the rest.
+ */
+function acronymKeys(f: MatchFacts): string[] {
+  const spelled = f.spelled.filter((w) => !SKIPPED.has(w));
+  // Most titles: no acronym, their initials alone.
+  if (f.acronyms.length === 0) return letterKeys([initialsOf(spelled)]);
+  const city = f.city?.split(" ") ?? [];
+  const rest = spelled.filter((w) => !city.includes(w));
+  // Only an acronym standing alone ("KCD", "KCD Munich") is the whole name: in a longer title
+  // ("AWS User Group Berlin") it is one word of it.
+  const alone = rest.length === 1 ? initials(rest, f) : [];
+  const cityLetters = city.map((w) => w[0]).join("");
+  const around = cityLetters === "" ? [] : alone.flatMap((l) => [cityLetters + l, l + cityLetters]);
+  return letterKeys([...initials(spelled, f), ...alone, ...around]);
+}
+
+function letterKeys(forms: string[]): string[] {
+  return [...new Set(forms)]
+    .filter((l) => l.length >= MIN_LETTERS && l.length <= MAX_LETTERS)
+    .map((l) => `a:${l}`);
 }
 
 /** A 53-bit hash (a safe integer for a bigint column); BigInt arithmetic cost too much. */

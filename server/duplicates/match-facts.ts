@@ -4,10 +4,7 @@ import { cityKey, countryKey } from "./normalise-place.ts";
 import { addressKeys } from "./normalise-url.ts";
 import type { MatchRow } from "../db/match-keys.ts";
 
-/**
- * The fields of an event the matcher reads: a stored row's, or a pushed event's, whose times are
- * still text.
- */
+/** The fields of an event the matcher reads (a pushed event's times are still text). */
 export type MatchSource = Omit<MatchRow, "starts_at" | "ends_at"> & {
   starts_at: Date | string;
   ends_at: Date | string | null;

@@ -25,11 +25,7 @@ const MAX_ROUNDS = 4;
  */
 export async function regroup(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  const component = await componentOf(sql, {
-    ids,
-    maxDepth: MAX_ROUNDS,
-    maxEvents: MAX_COMPONENT,
-  });
+  const component = await componentOf(sql, { ids, maxDepth: MAX_ROUNDS, maxEvents: MAX_COMPONENT });
   const groups = formGroups(component.ids, component.links);
   const facts = new Map(component.facts.map((f) => [f.id, f]));
   const members = groups.flatMap((group) => {

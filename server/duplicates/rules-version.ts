@@ -1,9 +1,7 @@
 /**
- * Re-detection after the duplicate rules change. Lookup keys and detected links are written by the
- * rules of the server that stored each event; when the normalisers, the keys or the matcher change
- * what they find, older events' keys would hide them from newer listings. So the rules carry a
- * version, and a server whose rules are newer than the database's looks at every event once
- * again, a batch per transaction, in the background.
+ * Re-detection after the duplicate rules change: older events' keys and links were written by
+ * older rules and would hide them from newer listings. A server whose rules are newer than the
+ * database's looks at every event once again, a batch per transaction, in the background.
  */
 import type { Sql } from "postgres";
 import { claimRedetection } from "../db/duplicate-rules.ts";
@@ -19,11 +17,10 @@ export const DUPLICATE_RULES_VERSION = 5;
 const BATCH = 200;
 
 /**
- * Brings every event's keys, links and group up to `version` (the current rules by default);
- * resumes where a stopped run left off, and stops between batches once `signal` is aborted.
- * Every event is compared again, even one whose keys the new rules leave alone (a matcher change),
- * and, where `vectors` says the vector store is prepared, by its vector too: a pair found by
- * vectors keeps its link. Returns how many events it looked at.
+ * Brings every event's keys, links and group up to `version` (the current rules by default),
+ * comparing each again, by its vector too where `vectors` says the store is prepared; resumes
+ * where a stopped run left off, stops between batches once `signal` is aborted. Returns how many
+ * events it looked at.
  */
 export async function redetectUnderCurrentRules(
   sql: Sql,

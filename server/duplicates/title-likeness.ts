@@ -1,8 +1,4 @@
-/**
- * How alike two listings' titles are, as the matcher reads them: the same name run together, an
- * acronym of the other, the words of one all in the other, or the share of words in common; over
- * each title's other names and, where both listings are in one place, without its name.
- */
+/** How alike two listings' titles are, as the matcher reads them (titleSimilarity). */
 import { type MatchFacts, type TitleView, titleView } from "./match-facts.ts";
 import { spellsAcronym } from "./normalise-title.ts";
 import { isKnownCountry } from "./normalise-place.ts";
