@@ -124,13 +124,6 @@ export interface CanonicalFacts {
   created_at: Date;
 }
 
-/** A component of listings: its events, the links among them, and their canonical facts. */
-export interface Component {
-  ids: string[];
-  links: Link[];
-  facts: CanonicalFacts[];
-}
-
 /**
  * The component of `ids` and the events grouped with them, reached through links (at most
  * `maxDepth` steps and `maxEvents` events more), with what the canonical rule reads of each.
@@ -138,7 +131,7 @@ export interface Component {
 export async function componentOf(
   sql: Sql,
   o: { ids: string[]; maxDepth: number; maxEvents: number },
-): Promise<Component> {
+): Promise<{ ids: string[]; links: Link[]; facts: CanonicalFacts[] }> {
   if (o.ids.length === 0) return { ids: [], links: [], facts: [] };
   const [row] = await sql<{ seeds: string[]; links: Link[]; facts: CanonicalFacts[] }[]>`
     WITH RECURSIVE seed AS (

@@ -3,10 +3,7 @@ import type { Sql } from "postgres";
 import { matchColumns, type MatchRow } from "./match-keys.ts";
 
 /** An event as re-detection reads it: what the matcher needs, and whose it is. */
-export interface RedetectionRow extends MatchRow {
-  contributor_id: string;
-  platform: string;
-}
+export type RedetectionRow = MatchRow & { contributor_id: string; platform: string };
 
 const BEFORE_EVERY_ID = "00000000-0000-0000-0000-000000000000";
 

@@ -3,7 +3,7 @@
  * days, under a GIN index) and the candidates a batch's keys find, in one statement.
  */
 import type { Sql } from "postgres";
-import type { CandidateBounds } from "../duplicates/lookup-keys.ts";
+import type { CandidateBounds, DaySpan } from "../duplicates/lookup-keys.ts";
 
 /** What detection reads of an event: the matcher's fields and the canonical rule's. */
 export interface MatchRow {
@@ -49,8 +49,7 @@ const NO_DEGREE = 99;
 /** An event's new key set, with its days and latitude. */
 export interface KeySetChange extends KeySet {
   event_id: string;
-  /** Days since 1970-01-01 (UTC), both included. */
-  days: { first: number; last: number };
+  days: DaySpan;
   /** Its latitude, where latitude bands apply to it: null without coordinates or online. */
   latitude: number | null;
 }

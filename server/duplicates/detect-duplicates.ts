@@ -1,9 +1,7 @@
 /**
- * Detection of stored listings, in a transaction holding the duplicates lock: each listing's
- * lookup keys are stored, the candidates sharing a key are read in one statement
- * (server/db/match-keys.ts), and, for listings in AI search, those whose vectors are close; the
- * matcher judges each pair, the listings' detected links are replaced and the groups around them
- * re-formed. Operators' decisions are links detection never replaces, so they outlast re-pushes.
+ * Detection of stored listings, holding the duplicates lock: each listing's lookup keys are
+ * stored, the candidates sharing a key (or, in AI search, a close vector) are read, the matcher
+ * judges each pair, detected links are replaced (never operators' decisions) and groups re-formed.
  */
 import type { Sql } from "postgres";
 import {
@@ -49,8 +47,7 @@ export interface DetectionOptions {
   timings?: DetectionTimings;
 }
 
-// A listing with more close vectors in its window is one of a series' many near-identical
-// listings: the matcher decides among the closest.
+// More close vectors in a window are a series' near-identical listings: the closest decide.
 const VECTOR_CANDIDATES_PER_PROBE = 10;
 
 /** Detects the duplicates of stored `rows`, one run per contributor (a batch is one's). */
@@ -92,8 +89,7 @@ const sameSet = (a: KeySet | undefined, b: KeySet) =>
 
 /**
  * Finds the duplicates of a contributor's listings and regroups them. A listing whose matched
- * fields are as they were (its stored set names them all) keeps its keys and links, and only its
- * group's canonical choice is looked at again (unless `recompare`).
+ * fields are as they were keeps its keys and links (unless `recompare`).
  */
 async function detectDuplicates(
   sql: Sql,

@@ -134,12 +134,6 @@ export class DuplicateDetector {
     return this.#queued - this.#taken <= this.#o.maxBacklog || this.#failures > 0 || this.#stopped;
   }
 
-  #tookSome(count: number): void {
-    // Another server's queued events count as taken too: never past what this one queued.
-    this.#taken = Math.min(this.#queued, this.#taken + count);
-    this.#wakeWaiters();
-  }
-
   /** Stops taking work and waits for the run in progress; what is queued stays queued. */
   async stop(): Promise<void> {
     this.#stopped = true;
@@ -180,7 +174,9 @@ export class DuplicateDetector {
       let taken: number;
       try {
         taken = await this.#detectQueued(limit);
-        this.#tookSome(taken);
+        // Another server's queued events count as taken too: never past what this one queued.
+        this.#taken = Math.min(this.#queued, this.#taken + taken);
+        this.#wakeWaiters();
       } catch (err) {
         if (limit === 1 || isTransientFailure(err)) throw err;
         console.error("Duplicate detection failed; detecting queued events one at a time:", err);

@@ -147,10 +147,7 @@ export interface DaySpan {
 
 const dayOf = (ms: number) => Math.floor(ms / DAY);
 
-/**
- * The latitude `f`'s candidates are banded by, null when none applies: without coordinates, or
- * online (two online listings are in the same place wherever their coordinates say).
- */
+/** The latitude `f`'s candidates are banded by: none without coordinates, or online (anywhere). */
 export function bandLatitude(f: MatchFacts): number | null {
   return f.online ? null : f.point?.latitude ?? null;
 }

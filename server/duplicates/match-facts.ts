@@ -23,10 +23,7 @@ export interface TitleView {
 }
 
 /** A word of a title written as an acronym, and its capitals ("SCaLE": "scale", "scle"). */
-export interface Acronym {
-  word: string;
-  letters: string;
-}
+export type Acronym = { word: string; letters: string };
 
 /** A view of `words` (and the words an acronym of it may spell). */
 export function titleView(words: string[], spelled: string[], acronyms: Acronym[]): TitleView {

@@ -23,8 +23,8 @@ export function cityKey(city: string | null | undefined): string | null {
 
 /**
  * A country as a two-letter code when known, else its folded name after a "~"; null when there
- * is none or when it cannot be told from a US state ("CA"). A US state stands for the United States, and a
- * known country at the end counts ("Illinois USA", "Washington, D.C. USA", "Spain and Online").
+ * is none or it may be a US state's code ("CA"). A US state, or a known country at the end,
+ * counts ("Illinois USA", "Spain and Online").
  */
 export function countryKey(country: string | null | undefined): string | null {
   if (!country) return null;

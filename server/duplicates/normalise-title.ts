@@ -45,10 +45,7 @@ function countriesAsCodes(words: string[]): string[] {
   return out;
 }
 
-/**
- * The title's naming words (titleWords) and all its words but years and edition numbers, what an
- * acronym may stand for, folding the title once.
- */
+/** The title's naming words, and all its words but years and edition numbers (`spelled`). */
 export function titleParts(title: string): { words: string[]; spelled: string[] } {
   const unmarked = foldText(splitJoined(title)).split(" ")
     .filter((w) => w.length > 0 && !EDITION_MARK.test(w));
@@ -59,10 +56,8 @@ export function titleParts(title: string): { words: string[]; spelled: string[] 
 }
 
 /**
- * The other names a title gives, as title words: in brackets ("Pacific Northwest Software Quality
- * Conference (PNSQC)", "Render-Atlanta (RenderATL)"), and the name before a tagline ("TestFlix -
- * Global Software Testing Conference", "CypressConf | Call For Papers"). Each shorter than the
- * whole title; none when there are none.
+ * The other names a title gives: in brackets ("... Conference (PNSQC)"), and the name before a
+ * tagline ("TestFlix - Global Software Testing Conference"); each shorter than the whole title.
  */
 export function otherNames(title: string, whole = titleWords(title).length): string[][] {
   const names: string[][] = [];
@@ -82,17 +77,14 @@ export function coreOfCompact(compact: string): string {
   return compact;
 }
 
-// "PyCon2025" is "PyCon 2025"; "#42" numbers a meetup in its series ("n42"): it names the event,
-// unlike a year or an edition. Words run together otherwise ("DevOpsDays", "DevOps Days") are
-// compared run together, not split here: lists capitalise them differently.
+// "PyCon2025" is "PyCon 2025"; "#42" numbers a meetup in its series ("n42"): it names the event.
 function splitJoined(title: string): string {
   return title.replace(/([A-Za-z])((19|20)\d\d)\b/g, "$1 $2").replace(/#\s*(\d+)/g, " n$1 ");
 }
 
 /**
- * Whether `letters` (folded, such as "scale" or "kcd") is an acronym of `words`: it can be cut
- * into consecutive pieces, each the start of the next word ("s|ca|l|e" of "southern california
- * linux expo"). Words in EDITION_WORDS may be skipped.
+ * Whether `letters` (folded: "scale") is an acronym of `words`: cut into pieces, each the start
+ * of the next word ("s|ca|l|e" of "southern california linux expo"), edition words skipped.
  */
 export function spellsAcronym(letters: string, words: string[]): boolean {
   if (letters.length < 2 || letters.length > 12 || words.length < 2 || words.length > 12) {
@@ -113,10 +105,8 @@ export function spellsAcronym(letters: string, words: string[]): boolean {
 }
 
 /**
- * The words of a title written as acronyms, each with the letters it abbreviates: its capitals,
- * lower-cased ("SCaLE" is "scle", for Southern California Linux Expo; "KCD Munich" has "kcd").
- * A word is an acronym when it has three capitals or more and they are at least half its letters:
- * "DevOpsDays" and "PyCon" are names run together, not acronyms.
+ * The words of a title written as acronyms (three capitals or more, at least half its letters:
+ * not "DevOpsDays"), each with its capitals lower-cased ("SCaLE" is "scle").
  */
 export function acronymWords(title: string): { word: string; letters: string }[] {
   const found: { word: string; letters: string }[] = [];

@@ -1,8 +1,7 @@
 /**
  * Keeps groups right: re-forms the groups around some events from the links between them.
- * Operators' "same" links first, then detected ones strongest first, each joining two groups
- * unless an operator said that some listing of one is not the same as some listing of the other.
- * So a "not same" decision always splits, whatever detection finds later.
+ * Operators' "same" links first, then detected ones strongest first, unless an operator said two
+ * of their listings are not the same: a "not same" decision always splits.
  */
 import type { Sql } from "postgres";
 import {
@@ -19,9 +18,8 @@ const MAX_COMPONENT = 200;
 const MAX_ROUNDS = 4;
 
 /**
- * Re-forms the groups of `ids`, of the events they were grouped with and of those linked to
- * them, choosing each group's canonical event by the canonical rule. Call it holding the
- * duplicates lock (lockDuplicates), inside the transaction that changed the links or events.
+ * Re-forms the groups of `ids`, of the events grouped or linked with them, choosing each group's
+ * canonical event. Call it holding the duplicates lock, in the transaction that changed them.
  */
 export async function regroup(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
@@ -65,12 +63,8 @@ export function formGroups(ids: string[], links: Link[]): string[][] {
     return root;
   };
   const apart = new Map<string, Set<string>>();
-  for (const l of links) {
-    if (l.kind !== "not_same") continue;
-    if (!apart.has(l.a)) apart.set(l.a, new Set());
-    if (!apart.has(l.b)) apart.set(l.b, new Set());
-    apart.get(l.a)!.add(l.b);
-    apart.get(l.b)!.add(l.a);
+  for (const { a, b } of links.filter((l) => l.kind === "not_same")) {
+    for (const [x, y] of [[a, b], [b, a]]) apart.set(x, (apart.get(x) ?? new Set()).add(y));
   }
   const members = new Map(ids.map((id) => [id, [id]]));
   const kept = (s: Set<string> | undefined, root: string) =>
@@ -78,8 +72,7 @@ export function formGroups(ids: string[], links: Link[]): string[][] {
   const ordered = links.filter((l) => l.kind !== "not_same" && parent.has(l.a) && parent.has(l.b))
     .sort((x, y) => (x.kind === y.kind ? y.score - x.score : x.kind === "same" ? -1 : 1));
   for (const l of ordered) {
-    const ra = find(l.a);
-    const rb = find(l.b);
+    const [ra, rb] = [find(l.a), find(l.b)];
     if (ra === rb) continue;
     if (members.get(ra)!.some((m) => kept(apart.get(m), rb))) continue;
     parent.set(rb, ra);
