@@ -103,9 +103,8 @@ export interface Probe extends CandidateBounds {
 
 /**
  * Pairs (probe, candidate) that might be one event: a stored set sharing a key with the probe on
- * days within reach (one GIN lookup a probe, of its keys stamped with the spans it reaches), its
- * event within the probe's bounds, listed by another contributor or on another platform. Per
- * probe at most CANDIDATES_PER_PROBE, those sharing the most keys first, then the closest in time.
+ * days within reach (one GIN lookup a probe), its event within the probe's bounds, another
+ * contributor's or platform's. At most CANDIDATES_PER_PROBE a probe, most keys shared first.
  */
 export async function findCandidates(
   sql: Sql,

@@ -73,10 +73,7 @@ const SKIPPED = new Set("the a an of and in on at for by to de la le el der".spl
 const MIN_LETTERS = 3;
 const MAX_LETTERS = 12;
 
-/**
- * The first letters of `words`, and, where some are written as acronyms, their capitals in their
- * place ("KCD Munich" is "kcdm"; "EuroSTAR Software Testing" both "est" and "estarst").
- */
+/** The initials of `words`, and their acronyms' capitals in their place ("KCD Munich": "kcdm"). */
 function initials(words: string[], f: MatchFacts): string[] {
   const expanded = f.acronyms.some((a) => words.includes(a.word))
     ? [words.map((w) => f.acronyms.find((a) => a.word === w)?.letters ?? w[0]).join("")]
@@ -87,8 +84,7 @@ function initials(words: string[], f: MatchFacts): string[] {
 /**
  * The initials of `f`'s title as `a:` keys, the words acronyms leave out skipped. An acronym
  * standing alone but for the listing's own city also gives its letters alone and with the city's
- * initials around them ("KCD" in Munich: "kcd", "kcdm", "mkcd"), so that the many titles without
- * one store one key and the few with one look up the rest.
+ * initials around them ("KCD" in Munich: "kcd", "kcdm", "mkcd").
  */
 function acronymKeys(f: MatchFacts): string[] {
   const spelled = f.spelled.filter((w) => !SKIPPED.has(w));
@@ -124,10 +120,7 @@ function hash53(text: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/**
- * A fingerprint of everything the matcher reads of a listing: a listing whose fingerprint and
- * keys are what they were has nothing new to be compared on.
- */
+/** A fingerprint of all the matcher reads of a listing: unchanged, nothing new to compare. */
 export function factsFingerprint(f: MatchFacts): number {
   const { id: _id, ...read } = f;
   return hash53(`f:${JSON.stringify(read)}`);
