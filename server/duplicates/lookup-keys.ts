@@ -7,7 +7,7 @@
  */
 import type { MatchFacts } from "./match-facts.ts";
 import { initialsOf } from "./normalise-title.ts";
-import { KIND_WORDS } from "../data/matching-names.ts";
+import { KIND_WORDS } from "../matching-names.ts";
 
 const DAY = 86_400_000;
 // Bound the days a long listing stores and looks up its keys over.

@@ -5,7 +5,7 @@ import {
   CITY_ALIASES,
   COUNTRY_ALIASES,
   US_STATES,
-} from "../data/matching-names.ts";
+} from "../matching-names.ts";
 
 // Looked up as Maps: a name from a feed ("Constructor") is never a property of Object.prototype.
 const CITY_NAMES = new Map(Object.entries(CITY_ALIASES));

@@ -2,7 +2,7 @@
  * Titles as the matcher compares them: the words that name a conference, without the year, the
  * edition or the spelling of "conference", and a country named in one spelling.
  */
-import { EDITION_WORDS, TITLE_COUNTRIES } from "../data/matching-names.ts";
+import { EDITION_WORDS, TITLE_COUNTRIES } from "../matching-names.ts";
 
 // As a Map: a word such as "constructor" is never read as a property of Object.prototype.
 const TITLE_COUNTRY_CODES = new Map(Object.entries(TITLE_COUNTRIES));

@@ -1,5 +1,5 @@
 /** Source URLs as the matcher compares them: the same page however it was linked. */
-import { SHARED_HOSTS } from "../data/matching-names.ts";
+import { SHARED_HOSTS } from "../matching-names.ts";
 
 // Parameters that say where a visitor came from, not which page they asked for.
 const TRACKING =
