@@ -1,7 +1,7 @@
 /**
  * Tables of names the duplicate matcher reads (server/duplicates/): spellings of places and
  * countries, the words of titles that name no event, and hosts shared by many events. Data only;
- * the rules that read them are in server/duplicates/normalise-*.ts.
+ * the rules that read them are in server/duplicates/.
  */
 
 // Other names of the same city or country that listings use; the key is the folded spelling.

@@ -1,11 +1,6 @@
 /** Places as the matcher compares them: cities and countries in one spelling, distances. */
 import { foldText } from "./normalise-title.ts";
-import {
-  AMBIGUOUS_CODES,
-  CITY_ALIASES,
-  COUNTRY_ALIASES,
-  US_STATES,
-} from "../matching-names.ts";
+import { AMBIGUOUS_CODES, CITY_ALIASES, COUNTRY_ALIASES, US_STATES } from "../matching-names.ts";
 
 // Looked up as Maps: a name from a feed ("Constructor") is never a property of Object.prototype.
 const CITY_NAMES = new Map(Object.entries(CITY_ALIASES));
