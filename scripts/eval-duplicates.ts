@@ -28,7 +28,7 @@ import {
 } from "./support/duplicate-eval.ts";
 import { startTestApp, type TestServer } from "../dev-support/test-server.ts";
 import { EmbeddingWorker } from "../server/embeddings/worker.ts";
-import { detectEmbedded } from "../server/duplicates/detect-embedded.ts";
+import { detectEmbedded } from "../server/duplicates/detect-duplicates.ts";
 import { offlinePairs } from "./support/duplicate-offline.ts";
 import { PERTURBATIONS, perturbSources } from "./support/duplicate-perturb.ts";
 import { listingVectors } from "./support/duplicate-vectors.ts";

@@ -1,31 +1,34 @@
 /**
  * The duplicates evaluation without the service: the same normalisers, lookup keys and matcher
  * detection runs, applied in memory to every listing at once, and the links joined into groups
- * as server/duplicates/form-groups.ts joins them. Seconds instead of minutes, for working on the
+ * as server/duplicates/regroup.ts joins them. Seconds instead of minutes, for working on the
  * rules; the figures in docs/duplicates.md come from the service (scripts/eval-duplicates.ts).
  * One difference: the database returns at most 50 candidates a listing, this returns all.
  *
  * With `vectors` (every listing's, as if every key were trusted), listings whose vectors are at
  * least VECTOR_CANDIDATE alike within a listing's candidate bounds are candidates too, and the
  * matcher reads their similarity, as detection does with vectors (server/duplicates/
- * vector-evidence.ts).
+ * detect-duplicates.ts).
  */
 import { EventInput } from "../../shared/event-schema.ts";
 import { type MatchFacts, matchFactsOf } from "../../server/duplicates/match-facts.ts";
 import {
   candidateBounds,
-  daysMeet,
+  type DaySpan,
   probeKeys,
   storedDays,
   storedKeys,
 } from "../../server/duplicates/lookup-keys.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
-import { formGroups } from "../../server/duplicates/form-groups.ts";
-import { VECTOR_CANDIDATE } from "../../server/duplicates/vector-evidence.ts";
+import { formGroups } from "../../server/duplicates/regroup.ts";
+import { VECTOR_SAME as VECTOR_CANDIDATE } from "../../server/duplicates/matcher.ts";
 import type { SourceEvent } from "./duplicate-sources.ts";
 import { type PairKey, pairKey } from "./duplicate-eval.ts";
 
 const LONGEST_SPAN = 16 * 86_400_000;
+
+/** Whether two spans of days share a day. */
+const meet = (a: DaySpan, b: DaySpan) => a.first <= b.last && b.first <= a.last;
 
 /** The cosine similarity of two unit vectors. */
 export function cosine(a: number[], b: number[]): number {
@@ -75,7 +78,7 @@ export function keyPairs(facts: MatchFacts[]): [MatchFacts, MatchFacts][] {
     const found = new Set<MatchFacts>();
     for (const k of probeKeys(f)) {
       for (const c of byKey.get(k) ?? []) {
-        if (c !== f && daysMeet(storedDays(c), reach)) found.add(c);
+        if (c !== f && meet(storedDays(c), reach)) found.add(c);
       }
     }
     for (const c of found) pairs.push([f, c]);

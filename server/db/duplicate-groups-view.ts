@@ -32,10 +32,6 @@ export async function recentGroups(sql: Sql, limit: number): Promise<GroupListin
     JOIN contributors c ON c.id = e.contributor_id
     LEFT JOIN event_links l ON (l.a, l.b) = (least(e.id, m.group_id), greatest(e.id, m.group_id))
     ORDER BY r.changed DESC, m.group_id, m.canonical DESC, e.created_at, e.id`;
-  const groups = new Map<string, GroupListing[]>();
-  for (const { group_id, ...listing } of rows) {
-    if (!groups.has(group_id)) groups.set(group_id, []);
-    groups.get(group_id)!.push(listing);
-  }
-  return [...groups.values()];
+  const groups = Map.groupBy(rows, (r) => r.group_id).values();
+  return [...groups].map((group) => group.map(({ group_id: _, ...listing }) => listing));
 }

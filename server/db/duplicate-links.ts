@@ -9,27 +9,18 @@ export interface Link {
   score: number;
 }
 
-// Any fixed number: serialises detection, so two batches never miss each other's listings or
-// write one group twice.
+// Any fixed number: the advisory lock that serialises detection (lockDuplicates).
 const DUPLICATES_LOCK_ID = 4_711_017;
 
-/**
- * Set on a session whose detection runs on generic plans (the embedded database's: connect.ts);
- * see lockDuplicates.
- */
+/** Set on a session whose detection runs on generic plans (PGlite's: connect.ts). */
 export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
 
 /**
  * Holds the duplicates lock until the transaction ends: detections take turns, so two batches
- * never miss each other's listings or write one group twice.
- *
- * The rest of the transaction runs without JIT compilation: detection's statements read a few
- * rows each by index, but their recursive and array parts are estimated at many, past PostgreSQL's
- * JIT thresholds, and at 1,000,000 events compiling regroup's statement took 800 ms of its 850.
- *
- * On the embedded database, the rest of the transaction also runs on generic plans (made once for
- * each statement, not for each run's parameters): PGlite plans on its one thread, 1.5-4 ms a
- * statement, over half of what detection's statements cost it at 100,000 events.
+ * never miss each other's listings or write one group twice. The rest of the transaction runs
+ * without JIT (its statements are estimated past the thresholds: at 1,000,000 events compiling
+ * regroup's took 800 ms of its 850) and, on the embedded database, on generic plans (PGlite plans
+ * on its one thread, over half of what detection's statements cost it at 100,000 events).
  */
 export async function lockDuplicates(sql: Sql): Promise<void> {
   await sql`
@@ -39,10 +30,7 @@ export async function lockDuplicates(sql: Sql): Promise<void> {
              THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
 }
 
-/**
- * Runs `work` in a transaction of its own, holding the duplicates lock from its first statement
- * (lockDuplicates).
- */
+/** Runs `work` in a transaction of its own, holding the duplicates lock (lockDuplicates). */
 export async function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
   return await sql.begin(async (transaction) => {
     // postgres.js types a transaction apart from the pool, though both run the same queries.
@@ -55,21 +43,19 @@ export async function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promis
 /**
  * Replaces the detected links touching the events `replacing` with `links`; operators' links
  * stay as they are. One statement: a link found again is kept (its score updated), and only
- * those not found again are removed. Returns which of `grouped` are in some group (as
- * groupedAmong, in the same round trip, before the writes).
+ * those not found again are removed. Returns which of `grouped` are in some group (read in the
+ * same round trip, before the writes).
  */
 export async function replaceDetectedLinks(
   sql: Sql,
   o: {
     replacing: string[];
     links: { a: string; b: string; score: number }[];
-    /** Listings to say which of are in some group (read before this statement's writes). */
     grouped: string[];
   },
 ): Promise<{ grouped: string[] }> {
   const { replacing: ids, links } = o;
-  // The delete spares the pairs found again, so it and the upsert touch different rows. The
-  // groups are read as they were before the statement: it writes links only.
+  // The delete spares the pairs found again, so it and the upsert touch different rows.
   const [row] = await sql<{ grouped: string[] }[]>`
     WITH fresh AS (
       SELECT * FROM unnest(${links.map((l) => l.a)}::uuid[], ${links.map((l) => l.b)}::uuid[],
@@ -105,14 +91,6 @@ export async function decideLink(
       decided_by = EXCLUDED.decided_by, decided_at = now()`;
 }
 
-/** Which of `ids` are in some group now. */
-export async function groupedAmong(sql: Sql, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await sql<{ id: string }[]>`
-    SELECT event_id AS id FROM event_group_members WHERE event_id = ANY(${ids}::uuid[])`;
-  return rows.map((r) => r.id);
-}
-
 /** Events linked as the same to another but in no group: left so when a canonical was deleted. */
 export async function ungroupedLinkedEvents(sql: Sql, limit: number): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`
@@ -146,22 +124,14 @@ export interface CanonicalFacts {
   created_at: Date;
 }
 
-/** A component of listings: its events, the links among them, and their canonical facts. */
-export interface Component {
-  ids: string[];
-  links: Link[];
-  facts: CanonicalFacts[];
-}
-
 /**
- * The component of `ids` and of the events they are grouped with now, reached through links (at
- * most `maxDepth` steps and `maxEvents` events beyond those), with what the canonical rule reads
- * of each of its events, in one statement.
+ * The component of `ids` and the events grouped with them, reached through links (at most
+ * `maxDepth` steps and `maxEvents` events more), with what the canonical rule reads of each.
  */
 export async function componentOf(
   sql: Sql,
   o: { ids: string[]; maxDepth: number; maxEvents: number },
-): Promise<Component> {
+): Promise<{ ids: string[]; links: Link[]; facts: CanonicalFacts[] }> {
   if (o.ids.length === 0) return { ids: [], links: [], facts: [] };
   const [row] = await sql<{ seeds: string[]; links: Link[]; facts: CanonicalFacts[] }[]>`
     WITH RECURSIVE seed AS (
@@ -184,14 +154,12 @@ export async function componentOf(
       ) n
       WHERE r.depth < ${o.maxDepth}
     ), members AS (
-      -- The bound counts the events reached, not those asked for: cutting these left listings
-      -- of a big batch linked but in no group.
+      -- Bounded beyond those asked for: cutting these left a big batch linked but ungrouped.
       SELECT id FROM reach GROUP BY id ORDER BY min(depth)
       LIMIT (SELECT count(*) FROM seed) + ${o.maxEvents}
     ), found AS (
       -- LATERAL with OFFSET 0: each member's links through the index. Joined plainly, the
-      -- planner took the few members for many and read every link (a hash join): a cost that
-      -- grew with the table, 10 ms a batch at 100,000 events on PGlite.
+      -- planner read every link (10 ms a batch at 100,000 events on PGlite).
       SELECT l.a, l.b, l.kind, l.score
       FROM members m
       CROSS JOIN LATERAL (
@@ -216,11 +184,7 @@ export async function componentOf(
         CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.id = c.id OFFSET 0) e
         JOIN api_keys k ON k.id = e.last_key_id
       ) f) AS facts`;
-  const ids = new Set(row.seeds);
-  for (const l of row.links) {
-    ids.add(l.a);
-    ids.add(l.b);
-  }
+  const ids = new Set([...row.seeds, ...row.links.flatMap((l) => [l.a, l.b])]);
   return {
     ids: [...ids],
     links: row.links,
@@ -230,22 +194,18 @@ export async function componentOf(
 
 /**
  * Makes `members` the group rows of `ids` (whose events must all be among `ids`), in one
- * statement: rows that stay as they were are not written again.
+ * statement: rows that stay as they were are not written again. A group is named by its
+ * canonical member.
  */
 export async function replaceGroupMembers(
   sql: Sql,
   ids: string[],
-  members: { event_id: string; group_id: string; canonical: boolean }[],
+  members: { event_id: string; group_id: string }[],
 ): Promise<void> {
   if (ids.length === 0) return;
-  const misnamed = members.find((m) => m.canonical !== (m.event_id === m.group_id));
-  if (misnamed) {
-    throw new Error(`Cannot store group ${misnamed.group_id}: it is named by its canonical member`);
-  }
   // The upsert and the delete touch different rows: the delete spares the new members.
   await sql`
     WITH fresh AS (
-      -- A group is named by its canonical member.
       SELECT event_id, group_id, event_id = group_id AS canonical
       FROM unnest(${members.map((m) => m.event_id)}::uuid[],
                   ${members.map((m) => m.group_id)}::uuid[]) AS x(event_id, group_id)

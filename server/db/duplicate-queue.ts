@@ -11,10 +11,9 @@ export async function queueForDetection(sql: Sql, eventIds: string[]): Promise<v
 }
 
 /**
- * Takes up to `limit` queued events off the queue, with what detection reads of each (an event
- * deleted meanwhile is dropped). Run under the duplicates lock, in the transaction that detects
- * them: rolled back, they stay queued. `taken` counts the rows removed, deleted events' included,
- * so that fewer than `limit` means the queue is empty.
+ * Takes up to `limit` events off the queue, with what detection reads of each, in the transaction
+ * that detects them (rolled back, they stay queued). `taken` counts deleted events too, so that
+ * fewer than `limit` means the queue is empty.
  */
 export async function takeQueued(
   tx: Sql,

@@ -1,12 +1,9 @@
 /** The duplicate rules' version and the progress of a re-detection under new rules. */
 import type { Sql } from "postgres";
-import type { MatchRow } from "./match-keys.ts";
+import { matchColumns, type MatchRow } from "./match-keys.ts";
 
 /** An event as re-detection reads it: what the matcher needs, and whose it is. */
-export interface RedetectionRow extends MatchRow {
-  contributor_id: string;
-  platform: string;
-}
+export type RedetectionRow = MatchRow & { contributor_id: string; platform: string };
 
 const BEFORE_EVERY_ID = "00000000-0000-0000-0000-000000000000";
 
@@ -26,18 +23,16 @@ export async function claimRedetection(
   if (state.version === o.version && state.redetected_through === null) return [];
   const after = state.version === o.version ? state.redetected_through : BEFORE_EVERY_ID;
   const rows = await tx<RedetectionRow[]>`
-    SELECT id, contributor_id, platform, title, source_url, starts_at, ends_at, city, country,
-           latitude, longitude, is_virtual, is_hybrid
-    FROM events WHERE id > ${after} ORDER BY id LIMIT ${o.limit}`;
+    SELECT e.id, e.contributor_id, e.platform, ${matchColumns(tx)}
+    FROM events e WHERE e.id > ${after} ORDER BY e.id LIMIT ${o.limit}`;
   await tx`UPDATE duplicate_rules SET version = ${o.version},
     redetected_through = ${rows.length === 0 ? null : rows[rows.length - 1].id}`;
   return rows;
 }
 
 /**
- * Records `version` as the rules every stored event was looked at under when no event is stored
- * (a new database): there is nothing to look at again, and a re-detection started on an empty
- * database would otherwise also take the first events pushed after the start.
+ * Records `version` as the database's rules when no event is stored (a new database), so that no
+ * re-detection takes the first events pushed after the start.
  */
 export async function adoptRulesWhenEmpty(sql: Sql, version: number): Promise<void> {
   await sql`UPDATE duplicate_rules SET version = ${version}, redetected_through = NULL
@@ -48,7 +43,6 @@ export async function adoptRulesWhenEmpty(sql: Sql, version: number): Promise<vo
 export async function redetectionRowsOf(tx: Sql, ids: string[]): Promise<RedetectionRow[]> {
   if (ids.length === 0) return [];
   return await tx<RedetectionRow[]>`
-    SELECT id, contributor_id, platform, title, source_url, starts_at, ends_at, city, country,
-           latitude, longitude, is_virtual, is_hybrid
-    FROM events WHERE id = ANY(${ids}::uuid[]) ORDER BY id`;
+    SELECT e.id, e.contributor_id, e.platform, ${matchColumns(tx)}
+    FROM events e WHERE e.id = ANY(${ids}::uuid[]) ORDER BY e.id`;
 }

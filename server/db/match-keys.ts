@@ -1,9 +1,9 @@
 /**
- * Detection's reads and writes of lookup keys: each event's key set (event_key_sets, its keys
- * stamped with the spans of days they hold under a GIN index) and the candidates a batch's keys
- * find, in one statement.
+ * Detection's lookup keys: each event's key set (event_key_sets: its keys stamped with spans of
+ * days, under a GIN index) and the candidates a batch's keys find, in one statement.
  */
 import type { Sql } from "postgres";
+import type { CandidateBounds, DaySpan } from "../duplicates/lookup-keys.ts";
 
 /** What detection reads of an event: the matcher's fields and the canonical rule's. */
 export interface MatchRow {
@@ -33,14 +33,13 @@ export interface KeySet {
 
 /** The key sets stored for each of `ids` (none for an event never detected). */
 export async function keySetsOf(sql: Sql, ids: string[]): Promise<Map<string, KeySet>> {
-  const sets = new Map<string, KeySet>();
-  if (ids.length === 0) return sets;
+  if (ids.length === 0) return new Map();
   const rows = await sql<{ event_id: string; fingerprint: string; keys: string[] }[]>`
     SELECT event_id, fingerprint, keys FROM event_key_sets WHERE event_id = ANY(${ids}::uuid[])`;
-  for (const r of rows) {
-    sets.set(r.event_id, { fingerprint: Number(r.fingerprint), keys: r.keys.map(Number) });
-  }
-  return sets;
+  return new Map(rows.map((r) => [
+    r.event_id,
+    { fingerprint: Number(r.fingerprint), keys: r.keys.map(Number) },
+  ]));
 }
 
 // A set's `lat` column: the whole degree of its listing's latitude, or this when it has no
@@ -50,9 +49,7 @@ const NO_DEGREE = 99;
 /** An event's new key set, with its days and latitude. */
 export interface KeySetChange extends KeySet {
   event_id: string;
-  /** Days since 1970-01-01 (UTC), both included. */
-  firstDay: number;
-  lastDay: number;
+  days: DaySpan;
   /** Its latitude, where latitude bands apply to it: null without coordinates or online. */
   latitude: number | null;
 }
@@ -83,9 +80,9 @@ export async function writeSets(sql: Sql, sets: KeySetChange[]): Promise<void> {
                 ${sets.map((s) => String(s.fingerprint))}::bigint[],
                 -- Each set as an array literal: a ragged array of arrays is no parameter.
                 ${sets.map((s) => `{${s.keys.join(",")}}`)}::text[],
-                ${sets.map((s) => stamped(s.keys, s.firstDay, s.lastDay))}::text[],
-                ${sets.map((s) => s.firstDay)}::int[],
-                ${sets.map((s) => s.lastDay)}::int[],
+                ${sets.map((s) => stamped(s.keys, s.days.first, s.days.last))}::text[],
+                ${sets.map((s) => s.days.first)}::int[],
+                ${sets.map((s) => s.days.last)}::int[],
                 ${degrees}::int[])
       AS s(event_id, fingerprint, keys, day_keys, first_day, last_day, lat)
     ON CONFLICT (event_id) DO UPDATE
@@ -98,24 +95,16 @@ export async function writeSets(sql: Sql, sets: KeySetChange[]): Promise<void> {
 const CANDIDATES_PER_PROBE = 50;
 
 /** A listing looking for candidates: its keys and the bounds a candidate must fall in. */
-export interface Probe {
+export interface Probe extends CandidateBounds {
   id: string;
   platform: string;
   keys: number[];
-  /** Its start, to rank candidates by; the span a candidate must touch; a latitude band. */
-  at: Date;
-  from: Date;
-  to: Date;
-  latitudes: [number, number] | null;
-  /** The days a candidate's stored set must touch (days since 1970-01-01, UTC). */
-  days: { first: number; last: number };
 }
 
 /**
  * Pairs (probe, candidate) that might be one event: a stored set sharing a key with the probe on
- * days within reach (one GIN lookup a probe, of its keys stamped with the spans it reaches), its event within the probe's bounds, listed by another contributor or on
- * another platform. Per probe at most CANDIDATES_PER_PROBE, those sharing the most keys first,
- * then the closest in time.
+ * days within reach (one GIN lookup a probe), its event within the probe's bounds, another
+ * contributor's or platform's. At most CANDIDATES_PER_PROBE a probe, most keys shared first.
  */
 export async function findCandidates(
   sql: Sql,

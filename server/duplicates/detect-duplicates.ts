@@ -1,12 +1,14 @@
 /**
- * Detection of one contributor's written listings, in a transaction holding the duplicates lock:
- * each listing's lookup keys are stored, the candidates sharing a key are read in one statement
- * (server/db/match-keys.ts), the matcher judges each pair, the listings' detected links are
- * replaced and the groups around them re-formed. Operators' decisions are links detection never
- * replaces, so they outlast re-pushes.
+ * Detection of stored listings, holding the duplicates lock: each listing's lookup keys are
+ * stored, the candidates sharing a key (or, in AI search, a close vector) are read, the matcher
+ * judges each pair, detected links are replaced (never operators' decisions) and groups re-formed.
  */
 import type { Sql } from "postgres";
-import { groupedAmong, lockDuplicates, replaceDetectedLinks } from "../db/duplicate-links.ts";
+import {
+  lockDuplicates,
+  replaceDetectedLinks,
+  underDuplicatesLock,
+} from "../db/duplicate-links.ts";
 import {
   findCandidates,
   type KeySet,
@@ -14,7 +16,9 @@ import {
   type MatchRow,
   writeSets,
 } from "../db/match-keys.ts";
-import { type MatchFacts, matchFactsOf, type MatchSource } from "./match-facts.ts";
+import type { RedetectionRow } from "../db/duplicate-rules.ts";
+import { eventsInAiSearch, vectorCandidates } from "../db/vector-candidates.ts";
+import { type MatchFacts, matchFactsOf } from "./match-facts.ts";
 import {
   bandLatitude,
   candidateBounds,
@@ -23,42 +27,55 @@ import {
   storedDays,
   storedKeys,
 } from "./lookup-keys.ts";
-import { matchListings } from "./matcher.ts";
-import { findVectorCandidates } from "./vector-evidence.ts";
+import { matchListings, VECTOR_SAME } from "./matcher.ts";
+import { SAME_DAY_MS } from "./title-likeness.ts";
 import { regroup } from "./regroup.ts";
 
 /** Milliseconds spent in each step, and counts, added up over calls (for benchmarks). */
 export type DetectionTimings = Record<string, number>;
 
-/** Written listings of one contributor, as detection reads them. */
-export interface WrittenBatch {
-  contributorId: string;
-  changed: {
-    id: string;
-    event: Omit<MatchSource, "id"> & { platform: string };
-  }[];
-}
-
-/** How detectDuplicates runs beyond its batch. */
+/** How detectStored runs beyond its listings. */
 export interface DetectionOptions {
+  /** Compare even listings whose matched fields are as they were (new rules, a new vector). */
+  recompare: boolean;
+  /**
+   * Per contributor's listings: whether to compare those in AI search with listings whose
+   * vectors are close. Not at ingestion: a new listing has no vector yet, and a changed one an
+   * outdated one; the embedding worker detects again once it has one (detectEmbedded).
+   */
+  vectors: (events: RedetectionRow[]) => boolean;
   timings?: DetectionTimings;
-  /**
-   * Compare every listing again, even one whose matched fields are as they were: new rules, or a
-   * new vector, may find other pairs.
-   */
-  recompare?: boolean;
-  /**
-   * The vector store is prepared: listings in AI search are also compared with those whose
-   * vectors are close (vector-evidence.ts). Not at ingestion: a new listing has no vector yet,
-   * and a changed one an outdated one; the embedding worker detects again once it has one.
-   */
-  vectors?: boolean;
 }
 
-function stepTimer(timings: DetectionTimings | undefined): (name: string, count?: number) => void {
+// More close vectors in a window are a series' near-identical listings: the closest decide.
+const VECTOR_CANDIDATES_PER_PROBE = 10;
+
+/** Detects the duplicates of stored `rows`, one run per contributor (a batch is one's). */
+export async function detectStored(
+  tx: Sql,
+  rows: RedetectionRow[],
+  o: DetectionOptions,
+): Promise<void> {
+  for (const [contributorId, events] of Map.groupBy(rows, (row) => row.contributor_id)) {
+    await detectDuplicates(tx, contributorId, events, { ...o, vectors: o.vectors(events) });
+  }
+}
+
+/**
+ * Detection again, in a transaction of its own, for those of `eventIds` now in AI search (they
+ * just got a vector): the pairs only their vectors reveal are found now.
+ */
+export async function detectEmbedded(sql: Sql, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await underDuplicatesLock(sql, async (tx) => {
+    const rows = await eventsInAiSearch(tx, eventIds);
+    await detectStored(tx, rows, { recompare: true, vectors: () => true });
+  });
+}
+
+function stepTimer(timings: DetectionTimings = {}): (name: string, count?: number) => void {
   let last = performance.now();
   return (name, count) => {
-    if (timings === undefined) return;
     const now = performance.now();
     timings[name] = (timings[name] ?? 0) + now - last;
     if (count !== undefined) timings[`${name} (count)`] = (timings[`${name} (count)`] ?? 0) + count;
@@ -71,23 +88,21 @@ const sameSet = (a: KeySet | undefined, b: KeySet) =>
   b.keys.every((k) => a.keys.includes(k));
 
 /**
- * Finds the duplicates of a contributor's written listings and regroups them. A listing whose
- * matched fields are as they were (its stored set names them all) keeps its keys and links, and
- * only its group's canonical choice is looked at again (unless `recompare`).
+ * Finds the duplicates of a contributor's listings and regroups them. A listing whose matched
+ * fields are as they were keeps its keys and links (unless `recompare`).
  */
-export async function detectDuplicates(
+async function detectDuplicates(
   sql: Sql,
-  batch: WrittenBatch,
-  o: DetectionOptions = {},
+  contributorId: string,
+  events: RedetectionRow[],
+  o: Omit<DetectionOptions, "vectors"> & { vectors: boolean },
 ): Promise<void> {
   const step = stepTimer(o.timings);
   await lockDuplicates(sql);
   step("lock");
   // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
-  const written = batch.changed.map((w) => ({
-    platform: w.event.platform,
-    facts: matchFactsOf({ ...w.event, id: w.id }),
-  })).filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
+  const written = events.map((e) => ({ platform: e.platform, facts: matchFactsOf(e) }))
+    .filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
     .map((w) => ({
       ...w,
       set: { fingerprint: factsFingerprint(w.facts), keys: storedKeys(w.facts) },
@@ -98,32 +113,21 @@ export async function detectDuplicates(
   const kept = written.filter(unchanged).map((w) => w.facts.id);
   const fresh = written.filter((w) => !unchanged(w));
   step("keys");
-  if (fresh.length === 0) {
-    // Nothing to compare again; a group's canonical listing may follow the new fields or key.
-    const grouped = await groupedAmong(sql, kept);
-    if (grouped.length > 0) await regroup(sql, grouped);
-    step("regroup");
-    return;
-  }
-  // Stored first, so that the batch's own listings find each other as they find the others.
-  await writeSets(
-    sql,
-    fresh.map((w) => {
-      const days = storedDays(w.facts);
-      // As its candidate bounds read it: the matcher never joins two listings with coordinates
-      // further apart than their bands, unless one is online.
-      return {
+  if (fresh.length > 0) {
+    // Stored first, so that the batch's own listings find each other as they find the others.
+    await writeSets(
+      sql,
+      fresh.map((w) => ({
         event_id: w.facts.id,
         ...w.set,
-        firstDay: days.first,
-        lastDay: days.last,
+        days: storedDays(w.facts),
         latitude: bandLatitude(w.facts),
-      };
-    }),
-  );
-  step("write keys");
+      })),
+    );
+    step("write keys");
+  }
   const found = await findCandidates(sql, {
-    contributorId: batch.contributorId,
+    contributorId,
     probes: fresh.map((w) => ({
       id: w.facts.id,
       platform: w.platform,
@@ -132,17 +136,29 @@ export async function detectDuplicates(
     })),
   });
   step("candidates", found.length);
-  const near = o.vectors
-    ? await findVectorCandidates(
-      sql,
-      fresh.map((w) => ({ ...w, contributorId: batch.contributorId })),
-    )
+  // The matcher reads vectors only for listings starting the same day: a few per probe even in
+  // a busy calendar, where the keys' window would be days of listings.
+  const near = o.vectors && fresh.length > 0
+    ? await vectorCandidates(sql, {
+      probes: fresh.map((w) => ({
+        id: w.facts.id,
+        contributorId,
+        platform: w.platform,
+        from: new Date(w.facts.start - SAME_DAY_MS),
+        to: new Date(w.facts.start + SAME_DAY_MS),
+        latitudes: candidateBounds(w.facts).latitudes,
+      })),
+      minSimilarity: VECTOR_SAME,
+      perProbe: VECTOR_CANDIDATES_PER_PROBE,
+    })
     : [];
   const links = matchPairs(new Map(fresh.map((w) => [w.facts.id, w.facts])), {
     found: [...found, ...near],
     similarity: new Map(near.map((p) => [pairId(p.probe, p.candidate.id), p.similarity])),
   });
   step("match", fresh.length);
+  // With nothing fresh this only reads which kept listings are grouped: a group's canonical
+  // listing may follow their new fields or key.
   const replacing = fresh.map((w) => w.facts.id);
   const { grouped } = await replaceDetectedLinks(sql, {
     replacing,
@@ -164,10 +180,7 @@ const pairId = (x: string, y: string) => (x < y ? `${x} ${y}` : `${y} ${x}`);
  */
 function matchPairs(
   known: Map<string, MatchFacts>,
-  pairs: {
-    found: { probe: string; candidate: MatchRow }[];
-    similarity: Map<string, number>;
-  },
+  pairs: { found: { probe: string; candidate: MatchRow }[]; similarity: Map<string, number> },
 ): { a: string; b: string; score: number }[] {
   const links = new Map<string, { a: string; b: string; score: number }>();
   const seen = new Set<string>();

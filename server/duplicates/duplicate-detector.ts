@@ -1,39 +1,26 @@
 /**
  * Detection after commit, on both databases. A batch's transaction only queues the events it
- * wrote (server/db/duplicate-queue.ts); after its commit the detector is woken and detects them
- * in transactions of its own under the duplicates lock, taking up to `batchSize` queued events at
- * a time. Reads never wait for it: a listing read right after a push may show both listings of a
- * new pair for the moment detection takes (docs/duplicates.md gives the bound). So the next batch
- * is stored while this one is detected; a backlog is detected in fewer, larger transactions.
- *
- * Queued rows outlive a stop: `start()` takes what a stopped server left, then looks again every
- * minute (another server sharing the database may have stopped before detecting its pushes). A
- * failure that may pass (the database away, a deadlock) is tried again later; any other failure
- * of a transaction sends the detector through the queue one event at a time, and an event whose
- * detection fails alone is dropped from the queue and logged, left ungrouped, so that it never
- * holds up the others.
+ * wrote (server/db/duplicate-queue.ts); after its commit the detector is woken and detects up to
+ * `batchSize` queued events per transaction under the duplicates lock. Reads never wait for it.
+ * Queued rows outlive a stop: `start()` takes what a stopped server left, and looks again every
+ * minute. A failure that may pass (the database away) is tried again later; any other sends the
+ * detector through the queue one event at a time, and an event failing alone is dropped (logged).
  */
 import type { Sql } from "postgres";
 import { underDuplicatesLock } from "../db/duplicate-links.ts";
 import { dropQueued, queueForDetection, takeQueued } from "../db/duplicate-queue.ts";
 import { isTransientFailure } from "../db/connection-errors.ts";
-import { detectStored } from "./detect-stored.ts";
+import { detectStored } from "./detect-duplicates.ts";
 import type { DetectionTimings } from "./detect-duplicates.ts";
 
 /** How a detector runs. */
 export interface DetectorOptions {
   /** Queued events taken in one transaction. */
   batchSize?: number;
-  /**
-   * Events this server queued and no detection has taken yet, past which `roomToQueue()` waits:
-   * ingestion slows down to what detection keeps up with, instead of the queue and grouping's
-   * delay growing.
-   */
+  /** Events queued and not yet taken past which `roomToQueue()` waits: ingestion slows down. */
   maxBacklog?: number;
   /** After a failed run, the first wait before trying again (doubled each time, at most 30 s). */
   retryMs?: number;
-  /** After start(), how often to look for what other servers left queued. */
-  pollMs?: number;
   /** Milliseconds of each detection step, added up (benchmarks). */
   timings?: DetectionTimings;
   /** Runs where each detection completes (DetectionFollowUp). */
@@ -41,11 +28,10 @@ export interface DetectorOptions {
 }
 
 const MAX_RETRY_MS = 30_000;
+// After start(), how often to look for what other servers left queued.
+const POLL_MS = 60_000;
 
-/**
- * What runs where a batch's detection completes (saved-search alerts, server/alerts/): in the
- * detecting transaction, with the ids detected, and after its commit.
- */
+/** What runs in each detecting transaction and after its commit (saved-search alerts). */
 export interface DetectionFollowUp {
   detected(tx: Sql, eventIds: string[]): Promise<void>;
   committed(): void;
@@ -54,12 +40,8 @@ export interface DetectionFollowUp {
 /** Detects queued events in the background; see the module comment. */
 export class DuplicateDetector {
   readonly #sql: Sql;
-  readonly #batchSize: number;
-  readonly #maxBacklog: number;
-  readonly #retryMs: number;
-  readonly #pollMs: number;
+  readonly #o: DetectorOptions & { batchSize: number; maxBacklog: number; retryMs: number };
   #poll: ReturnType<typeof setInterval> | null = null;
-  readonly #timings?: DetectionTimings;
   /** Wakes so far, and how many of them are detected: each wake is one committed batch. */
   #requested = 0;
   #done = 0;
@@ -67,21 +49,14 @@ export class DuplicateDetector {
   #retry: ReturnType<typeof setTimeout> | null = null;
   #failures = 0;
   #stopped = false;
-  #waiters: { upTo: number; resolve: () => void }[] = [];
-  readonly #followUp: DetectionFollowUp | null;
+  #waiters = new Set<{ ready: () => boolean; resolve: () => void }>();
   /** Events this server queued, and events its detections took (counted after each take). */
   #queued = 0;
   #taken = 0;
-  #roomWaiters: (() => void)[] = [];
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
-    this.#batchSize = options.batchSize ?? 500;
-    this.#maxBacklog = options.maxBacklog ?? 1_000;
-    this.#retryMs = options.retryMs ?? 1_000;
-    this.#pollMs = options.pollMs ?? 60_000;
-    this.#timings = options.timings;
-    this.#followUp = options.followUp ?? null;
+    this.#o = { batchSize: 500, maxBacklog: 1_000, retryMs: 1_000, ...options };
   }
 
   /** In a pushed batch's transaction, after its upsert: queues what it wrote. */
@@ -99,7 +74,7 @@ export class DuplicateDetector {
   /** Takes what is queued already (a stopped server's batches), and looks again now and then. */
   start(): void {
     this.wake();
-    this.#poll ??= setInterval(() => this.wake(), this.#pollMs);
+    this.#poll ??= setInterval(() => this.wake(), POLL_MS);
   }
 
   /** A batch's events are queued and committed: detect them. */
@@ -111,49 +86,52 @@ export class DuplicateDetector {
 
   /**
    * Resolves once every batch woken for before this call is detected, or after `timeoutMs`, or at
-   * once while detection fails (benchmarks, and tests
-   * that need a push grouped: dev-support/grouping.ts polls through the API instead).
+   * once while detection fails (benchmarks and tests; dev-support/grouping.ts polls the API).
    */
   settled(timeoutMs = 5_000): Promise<void> {
-    if (this.#done >= this.#requested || this.#failures > 0 || this.#stopped) {
-      return Promise.resolve();
-    }
-    return this.#wait(this.#requested, timeoutMs);
+    const upTo = this.#requested;
+    return this.#until(() => this.#done >= upTo || this.#failures > 0 || this.#stopped, timeoutMs);
   }
 
   /**
    * Resolves when the events queued and not yet taken are within bounds (or after `timeoutMs`):
-   * called before a batch. Counted per take, not per emptied queue: under a steady stream of
-   * pushes the queue is never empty.
+   * called before a batch. Counted per take: under a steady stream the queue is never empty.
    */
   roomToQueue(timeoutMs = 30_000): Promise<void> {
-    if (this.#hasRoom()) return Promise.resolve();
+    return this.#until(() => this.#hasRoom(), timeoutMs);
+  }
+
+  /** Resolves when `ready()` holds, looked at after each change of state, or after `timeoutMs`. */
+  #until(ready: () => boolean, timeoutMs: number): Promise<void> {
+    if (ready()) return Promise.resolve();
     return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
+      const waiter = {
+        ready,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
       };
       const timer = setTimeout(() => {
-        this.#roomWaiters = this.#roomWaiters.filter((w) => w !== done);
+        this.#waiters.delete(waiter);
         resolve();
       }, timeoutMs);
-      this.#roomWaiters.push(done);
+      this.#waiters.add(waiter);
     });
   }
 
+  /** Resolves the waiters whose condition now holds. */
+  #wakeWaiters(): void {
+    for (const w of this.#waiters) {
+      if (w.ready()) {
+        this.#waiters.delete(w);
+        w.resolve();
+      }
+    }
+  }
+
   #hasRoom(): boolean {
-    return this.#queued - this.#taken <= this.#maxBacklog || this.#failures > 0 || this.#stopped;
-  }
-
-  #tookSome(count: number): void {
-    // Another server's queued events count as taken too: never past what this one queued.
-    this.#taken = Math.min(this.#queued, this.#taken + count);
-    if (this.#hasRoom()) { for (const w of this.#roomWaiters.splice(0)) w(); }
-  }
-
-  /** Batches woken for and not yet detected. */
-  get backlog(): number {
-    return this.#requested - this.#done;
+    return this.#queued - this.#taken <= this.#o.maxBacklog || this.#failures > 0 || this.#stopped;
   }
 
   /** Stops taking work and waits for the run in progress; what is queued stays queued. */
@@ -162,25 +140,7 @@ export class DuplicateDetector {
     if (this.#retry !== null) clearTimeout(this.#retry);
     if (this.#poll !== null) clearInterval(this.#poll);
     await this.#running;
-    for (const w of this.#waiters.splice(0)) w.resolve();
-    for (const w of this.#roomWaiters.splice(0)) w();
-  }
-
-  #wait(upTo: number, timeoutMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const waiter = {
-        upTo,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      const timer = setTimeout(() => {
-        this.#waiters = this.#waiters.filter((w) => w !== waiter);
-        resolve();
-      }, timeoutMs);
-      this.#waiters.push(waiter);
-    });
+    this.#wakeWaiters();
   }
 
   #run(): void {
@@ -193,8 +153,7 @@ export class DuplicateDetector {
         this.#failures++;
         console.error("Cannot detect duplicates of queued events (tried again soon):", err);
         this.#release(this.#requested);
-        for (const w of this.#roomWaiters.splice(0)) w();
-        const delay = Math.min(this.#retryMs * 2 ** (this.#failures - 1), MAX_RETRY_MS);
+        const delay = Math.min(this.#o.retryMs * 2 ** (this.#failures - 1), MAX_RETRY_MS);
         this.#retry = setTimeout(() => {
           this.#retry = null;
           this.#run();
@@ -206,19 +165,18 @@ export class DuplicateDetector {
     });
   }
 
-  /**
-   * Detects queued events until a take finds fewer than it asked for (the queue was empty). After
-   * a failure that is no passing one, takes one event at a time until the queue is empty.
-   */
+  /** Detects queued events until a take finds fewer than it asked for (the queue was empty). */
   async #drain(): Promise<void> {
-    let limit = this.#batchSize;
+    let limit = this.#o.batchSize;
     while (!this.#stopped) {
       // Every batch woken for by now is committed, so this take or a later one sees its events.
       const upTo = this.#requested;
       let taken: number;
       try {
         taken = await this.#detectQueued(limit);
-        this.#tookSome(taken);
+        // Another server's queued events count as taken too: never past what this one queued.
+        this.#taken = Math.min(this.#queued, this.#taken + taken);
+        this.#wakeWaiters();
       } catch (err) {
         if (limit === 1 || isTransientFailure(err)) throw err;
         console.error("Duplicate detection failed; detecting queued events one at a time:", err);
@@ -232,10 +190,7 @@ export class DuplicateDetector {
     }
   }
 
-  /**
-   * One transaction: takes up to `limit` queued events and detects them. A lone event whose
-   * detection fails for good is dropped from the queue.
-   */
+  /** One transaction: takes up to `limit` queued events and detects them. */
   async #detectQueued(limit: number): Promise<number> {
     let taken: string[] = [];
     try {
@@ -246,12 +201,12 @@ export class DuplicateDetector {
         await detectStored(tx, queued.events, {
           recompare: false,
           vectors: () => false,
-          timings: this.#timings,
+          timings: this.#o.timings,
         });
-        await this.#followUp?.detected(tx, taken);
+        await this.#o.followUp?.detected(tx, taken);
         return queued.taken;
       });
-      this.#followUp?.committed();
+      this.#o.followUp?.committed();
       return count;
     } catch (err) {
       if (limit !== 1 || taken.length !== 1 || isTransientFailure(err)) throw err;
@@ -263,8 +218,6 @@ export class DuplicateDetector {
 
   #release(upTo: number): void {
     this.#done = Math.max(this.#done, upTo);
-    const ready = this.#waiters.filter((w) => w.upTo <= this.#done);
-    this.#waiters = this.#waiters.filter((w) => w.upTo > this.#done);
-    for (const w of ready) w.resolve();
+    this.#wakeWaiters();
   }
 }

@@ -1,13 +1,13 @@
 /**
  * The keys candidates are looked up by. Two listings of one event take place within 60 hours of
  * each other and share two naming words of their titles, or a one-word title's word, or their
- * own site, or their address. So each listing stores those keys with its days, and looks them up
- * over the days its candidate window reaches: the index (server/db/match-keys.ts) returns the few
- * listings holding a key near those days, not every listing holding it. Keys are hashed to 53
- * bits.
+ * own site, or their address, or one is an acronym of the other (whose initials are its key).
+ * Each listing stores those keys (hashed to 53 bits) with its days, and looks them up over the
+ * days its candidate window reaches (server/db/match-keys.ts).
  */
 import type { MatchFacts } from "./match-facts.ts";
-import { acronymKeys } from "./acronym-keys.ts";
+import { initialsOf } from "./normalise-title.ts";
+import { KIND_WORDS } from "../matching-names.ts";
 
 const DAY = 86_400_000;
 // Bound the days a long listing stores and looks up its keys over.
@@ -16,22 +16,11 @@ const MAX_DAYS = 16;
 // lists and 14-22% on the benchmark's titles, and found no labelled pair the others missed.
 const MAX_WORDS = 3;
 
-// Words saying what kind of event, not which one: a pair of two of them ("user group", "intro
-// to") is shared by dozens of listings a week in a busy calendar, each a candidate the matcher
-// then turns down. Keys never pair two of them, and take the naming words first; the matcher
-// still reads every word.
-const KIND_WORDS = new Set((
-  "meetup meetups user users group groups ug summit day days workshop workshops camp bootcamp " +
-  "forum festival symposium expo night week hackathon hack talk talks session sessions " +
-  "community webinar masterclass tutorial training course class series intro introduction to " +
-  "with from how your hands deep dive advanced beginners"
-).split(" "));
-
 /**
- * The words keys are made of: the title's first three naming words, then its kind words. A pair
- * holds a naming word, and a kind word pairs only with the first naming word ("Rust Nation
- * Summit" and "Rust Summit" share "rust summit"; "Rust User Group Oslo" and "Go User Group
- * Oslo" share nothing).
+ * The words keys are made of: the title's first three naming words, then its kind words
+ * (KIND_WORDS: a pair of two of them is shared by dozens of listings a week). A pair holds a
+ * naming word, and a kind word pairs only with the first naming word ("Rust Nation Summit" and
+ * "Rust Summit" share "rust summit"; "Rust User Group Oslo" and "Go User Group Oslo" nothing).
  */
 function keyWords(f: MatchFacts): string[] {
   const naming: string[] = [];
@@ -58,51 +47,70 @@ function pairKeys(words: string[]): string[] {
   return keys;
 }
 
-/** A listing's keys as texts: those both sides hold, around the one-word keys of each side. */
-interface KeyTexts {
-  pairs: string[];
-  stored: string[];
-  probe: string[];
-  rest: string[];
+/** A listing's keys: those both sides hold, around the one-word keys of each side. */
+function keysOf(f: MatchFacts, side: "stored" | "probe"): number[] {
+  const words = keyWords(f);
+  const texts = pairKeys(words);
+  // A one-word title ("React") stores its word and finds the titles that start with it ("React
+  // Summit"); a longer title finds the one-word title of its first word (looking up each of its
+  // words cost a third of all lookups and found no labelled pair more).
+  if (words.length === 1) {
+    texts.push(`o:${words[0]}`, ...(side === "probe" ? [`h:${words[0]}`] : []));
+  } else if (words.length > 1) texts.push(side === "stored" ? `h:${words[0]}` : `o:${words[0]}`);
+  // The words run together: "XtremePython" and "Xtreme Python", "DevOps Days".
+  if (f.compact.length > 0) texts.push(`c:${f.compact}`);
+  // An acronym and the words it abbreviates ("SCaLE", "Southern California Linux Expo").
+  texts.push(...acronymKeys(f));
+  // The same address is the same site: the address only where there is no site.
+  if (f.site) texts.push(`s:${f.site}`);
+  else if (f.url) texts.push(`u:${f.url}`);
+  return [...new Set(texts.map(hash53))];
 }
 
-function keyTexts(f: MatchFacts): KeyTexts {
-  const words = keyWords(f);
-  // A one-word title ("React") stores its word and finds the titles that start with it ("React
-  // Summit"); a longer title finds the one-word title of its first word, the same pairs whichever
-  // was written first. (Looking up each of its words cost a third of all lookups and found no
-  // labelled pair the other keys missed.)
-  const stored = words.length === 1 ? [`o:${words[0]}`] : words.length > 1 ? [`h:${words[0]}`] : [];
-  const probe = words.length === 1
-    ? [`o:${words[0]}`, `h:${words[0]}`]
-    : words.length > 1
-    ? [`o:${words[0]}`]
+// Words an acronym leaves out: "ICSE" is the International Conference on Software Engineering.
+const SKIPPED = new Set("the a an of and in on at for by to de la le el der".split(" "));
+// Shorter initials are shared by too many titles to be worth a lookup.
+const MIN_LETTERS = 3;
+const MAX_LETTERS = 12;
+
+/** The initials of `words`, and their acronyms' capitals in their place ("KCD Munich": "kcdm"). */
+function initials(words: string[], f: MatchFacts): string[] {
+  const expanded = f.acronyms.some((a) => words.includes(a.word))
+    ? [words.map((w) => f.acronyms.find((a) => a.word === w)?.letters ?? w[0]).join("")]
     : [];
-  const rest: string[] = [];
-  // The words run together: "XtremePython" and "Xtreme Python", "DevOps Days".
-  if (f.compact.length > 0) rest.push(`c:${f.compact}`);
-  // An acronym and the words it abbreviates ("SCaLE", "Southern California Linux Expo").
-  rest.push(...acronymKeys(f));
-  // The same address is the same site: the address only where there is no site.
-  if (f.site) rest.push(`s:${f.site}`);
-  else if (f.url) rest.push(`u:${f.url}`);
-  return { pairs: pairKeys(words), stored, probe, rest };
+  return [initialsOf(words), ...expanded];
 }
 
 /**
- * A 53-bit hash (a safe integer for a bigint column) from two 32-bit multiply-xor lanes:
- * BigInt arithmetic cost more than the rest of detection. `prefix` is hashed before
- * `text.slice(from)`, without building that string.
+ * The initials of `f`'s title as `a:` keys, the words acronyms leave out skipped. An acronym
+ * standing alone but for the listing's own city also gives its letters alone and with the city's
+ * initials around them ("KCD" in Munich: "kcd", "kcdm", "mkcd").
  */
-function hash53(text: string, prefix = "", from = 0): number {
+function acronymKeys(f: MatchFacts): string[] {
+  const spelled = f.spelled.filter((w) => !SKIPPED.has(w));
+  // Most titles: no acronym, their initials alone.
+  if (f.acronyms.length === 0) return letterKeys([initialsOf(spelled)]);
+  const city = f.city?.split(" ") ?? [];
+  const rest = spelled.filter((w) => !city.includes(w));
+  // Only an acronym standing alone ("KCD", "KCD Munich") is the whole name: in a longer title
+  // ("AWS User Group Berlin") it is one word of it.
+  const alone = rest.length === 1 ? initials(rest, f) : [];
+  const cityLetters = city.map((w) => w[0]).join("");
+  const around = cityLetters === "" ? [] : alone.flatMap((l) => [cityLetters + l, l + cityLetters]);
+  return letterKeys([...initials(spelled, f), ...alone, ...around]);
+}
+
+function letterKeys(forms: string[]): string[] {
+  return [...new Set(forms)]
+    .filter((l) => l.length >= MIN_LETTERS && l.length <= MAX_LETTERS)
+    .map((l) => `a:${l}`);
+}
+
+/** A 53-bit hash (a safe integer for a bigint column); BigInt arithmetic cost too much. */
+function hash53(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  for (let i = 0; i < prefix.length; i++) {
-    const c = prefix.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  for (let i = from; i < text.length; i++) {
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
@@ -112,60 +120,17 @@ function hash53(text: string, prefix = "", from = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** The hashes of the texts of `lists` in their order, each once. */
-function distinctHashes(...lists: number[][]): number[] {
-  const out: number[] = [];
-  for (const list of lists) for (const h of list) if (!out.includes(h)) out.push(h);
-  return out;
-}
-
-const hashAll = (texts: string[]) => texts.map((t) => hash53(t));
-
-// Detection asks for a listing's stored keys, then for its probe keys: most of the texts are
-// the same, so both are made at the first call. Weak: a listing's facts go with the batch.
-const keysOf = new WeakMap<MatchFacts, { stored: number[]; probe: number[] }>();
-
-function keysIn(f: MatchFacts, side: "stored" | "probe"): number[] {
-  let keys = keysOf.get(f);
-  if (keys === undefined) {
-    const t = keyTexts(f);
-    // Each text hashed once: the pairs and the rest are both sides'.
-    const [pairs, rest] = [hashAll(t.pairs), hashAll(t.rest)];
-    keys = {
-      stored: distinctHashes(pairs, hashAll(t.stored), rest),
-      probe: distinctHashes(pairs, hashAll(t.probe), rest),
-    };
-    keysOf.set(f, keys);
-  }
-  // A copy: the caller may keep or change it.
-  return keys[side].slice();
-}
-
-const FINGERPRINTED = "f:{";
-
-/**
- * A fingerprint of everything the matcher reads of a listing: a listing whose fingerprint and
- * keys are what they were has nothing new to be compared on.
- */
+/** A fingerprint of all the matcher reads of a listing: unchanged, nothing new to compare. */
 export function factsFingerprint(f: MatchFacts): number {
-  // The hash of `f:` and the facts' JSON without the id, read from the whole object's JSON (the
-  // id its first field) rather than from a copy without it: a copy by rest costs twice as much.
-  const json = JSON.stringify(f);
-  const head = typeof f.id === "string" ? `{"id":${JSON.stringify(f.id)},` : null;
-  if (head !== null && json.startsWith(head)) return hash53(json, FINGERPRINTED, head.length);
   const { id: _id, ...read } = f;
   return hash53(`f:${JSON.stringify(read)}`);
 }
 
 /** What a listing stores, over its own days (`storedDays`). */
-export function storedKeys(f: MatchFacts): number[] {
-  return keysIn(f, "stored");
-}
+export const storedKeys = (f: MatchFacts): number[] => keysOf(f, "stored");
 
 /** What a listing looks up, over the days its candidates may hold (`candidateBounds`). */
-export function probeKeys(f: MatchFacts): number[] {
-  return keysIn(f, "probe");
-}
+export const probeKeys = (f: MatchFacts): number[] => keysOf(f, "probe");
 
 /** Days since 1970-01-01 (UTC), first and last, both included. */
 export interface DaySpan {
@@ -175,15 +140,7 @@ export interface DaySpan {
 
 const dayOf = (ms: number) => Math.floor(ms / DAY);
 
-/** Whether two spans of days share a day. */
-export function daysMeet(a: DaySpan, b: DaySpan): boolean {
-  return a.first <= b.last && b.first <= a.last;
-}
-
-/**
- * The latitude `f`'s candidates are banded by, null when none applies: without coordinates, or
- * online (two online listings are in the same place wherever their coordinates say).
- */
+/** The latitude `f`'s candidates are banded by: none without coordinates, or online (anywhere). */
 export function bandLatitude(f: MatchFacts): number | null {
   return f.online ? null : f.point?.latitude ?? null;
 }
@@ -194,10 +151,9 @@ export function storedDays(f: MatchFacts): DaySpan {
   return { first, last: Math.min(dayOf(f.end), first + MAX_DAYS) };
 }
 
-// The widest gap between two listings the matcher ever calls one event (the same address or
-// name, a day or two off: 60 hours), and the degrees of latitude past which two points are
-// always further apart than the matcher's "places far apart" (120 km; a degree is 111.2 km).
-// tests/duplicates/lookup-keys.test.ts holds the matcher to both.
+// The widest gap the matcher ever calls one event (60 hours), and the degrees of latitude past
+// which two points are always further apart than its "places far apart" (120 km; a degree is
+// 111.2 km). tests/duplicates/lookup-keys.test.ts holds the matcher to both.
 const WINDOW_MS = 60 * 3_600_000;
 const FAR_DEGREES = 1.1;
 
@@ -226,16 +182,4 @@ export function candidateBounds(f: MatchFacts): CandidateBounds {
       last: dayOf(Math.min(f.end, f.start + MAX_DAYS * DAY) + WINDOW_MS),
     },
   };
-}
-
-/**
- * Whether detection's lookup finds `stored` for `probe`: a key in common, and days in reach. (The
- * database then keeps only those within all of `probe`'s bounds.) For tests; the offline
- * evaluation finds the same pairs through an index of keys in memory (`keyPairs` in
- * scripts/support/duplicate-offline.ts).
- */
-export function lookupFinds(probe: MatchFacts, stored: MatchFacts): boolean {
-  if (!daysMeet(candidateBounds(probe).days, storedDays(stored))) return false;
-  const keys = new Set(storedKeys(stored));
-  return probeKeys(probe).some((k) => keys.has(k));
 }

@@ -4,10 +4,7 @@ import { cityKey, countryKey } from "./normalise-place.ts";
 import { addressKeys } from "./normalise-url.ts";
 import type { MatchRow } from "../db/match-keys.ts";
 
-/**
- * The fields of an event the matcher reads: a stored row's, or a pushed event's, whose times are
- * still text.
- */
+/** The fields of an event the matcher reads (a pushed event's times are still text). */
 export type MatchSource = Omit<MatchRow, "starts_at" | "ends_at"> & {
   starts_at: Date | string;
   ends_at: Date | string | null;
@@ -26,10 +23,7 @@ export interface TitleView {
 }
 
 /** A word of a title written as an acronym, and its capitals ("SCaLE": "scale", "scle"). */
-export interface Acronym {
-  word: string;
-  letters: string;
-}
+export type Acronym = { word: string; letters: string };
 
 /** A view of `words` (and the words an acronym of it may spell). */
 export function titleView(words: string[], spelled: string[], acronyms: Acronym[]): TitleView {
@@ -44,17 +38,9 @@ export function titleView(words: string[], spelled: string[], acronyms: Acronym[
   };
 }
 
-/** An event normalised for matching. */
-export interface MatchFacts {
+/** An event normalised for matching: its title's view, its other names, time, place, address. */
+export interface MatchFacts extends TitleView {
   id: string;
-  words: string[];
-  compact: string;
-  /** The compact title without a "conf" run into it ("reactconf" is "react"). */
-  core: string;
-  /** Every word but years, for acronyms: "PNSQC" spells "conference" too. */
-  spelled: string[];
-  /** The words written as acronyms, and the letters they abbreviate ("scale": "scle"). */
-  acronyms: Acronym[];
   /** The other names the title gives ("(PNSQC)", the name before a tagline). */
   aliases: TitleView[];
   /** Start and end (the start when none) in epoch milliseconds. */
@@ -78,16 +64,11 @@ export function matchFactsOf(e: MatchSource): MatchFacts {
   const city = cityKey(e.city);
   const { words, spelled } = titleParts(e.title);
   const address = addressKeys(e.source_url);
-  const compact = words.join("");
   // Only an acronym that is one of the title's words: "USA" is the country code "us".
   const acronyms = acronymWords(e.title).filter((a) => words.includes(a.word));
   return {
     id: e.id,
-    words,
-    compact,
-    core: coreOfCompact(compact),
-    spelled,
-    acronyms,
+    ...titleView(words, spelled, acronyms),
     aliases: otherNames(e.title, words.length).map((n) => titleView(n, n, acronyms)),
     start,
     end,

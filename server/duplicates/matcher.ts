@@ -18,9 +18,6 @@ const FAR_KM = 120;
 // neighbour (Berlin and Potsdam) are closer.
 const TOUR_STOP_KM = 50;
 
-/** How two listings' places compare. */
-export type PlaceRelation = "same" | "unknown" | "other-town" | "conflict";
-
 /** The outcome for a pair: whether it is one event, and how sure (for ordering the merges). */
 export interface MatchVerdict {
   same: boolean;
@@ -34,7 +31,10 @@ export function gapMs(a: MatchFacts, b: MatchFacts): number {
 }
 
 /** Compares the places of two listings. */
-export function placeRelation(a: MatchFacts, b: MatchFacts): PlaceRelation {
+export function placeRelation(
+  a: MatchFacts,
+  b: MatchFacts,
+): "same" | "unknown" | "other-town" | "conflict" {
   if (a.online && b.online) return "same";
   if (a.point && b.point) {
     const km = distanceKm(a.point, b.point);
@@ -53,16 +53,12 @@ export function placeRelation(a: MatchFacts, b: MatchFacts): PlaceRelation {
 
 /** Whether both titles number their event ("#42", "#43") and the numbers differ. */
 function numberedApart(a: MatchFacts, b: MatchFacts): boolean {
-  // The pattern only for words starting with its "n": most words are told apart by that.
-  const numbers = (x: MatchFacts) => x.words.filter((w) => w[0] === "n" && /^n\d+$/.test(w));
+  const numbers = (x: MatchFacts) => x.words.filter((w) => /^n\d+$/.test(w));
   const [na, nb] = [numbers(a), numbers(b)];
   return na.length > 0 && nb.length > 0 && !na.some((n) => nb.includes(n));
 }
 
-/**
- * Whether one title names its own city where the other listing is elsewhere: "DevFest Lille"
- * in Lille against "DevFest" in Nantes. Such a word outweighs every word in common.
- */
+/** Whether one title names its own city where the other listing is elsewhere ("DevFest Lille"). */
 function namesAnotherPlace(a: MatchFacts, b: MatchFacts): boolean {
   const names = (x: MatchFacts, y: MatchFacts) =>
     x.city !== null && y.city !== null && x.city !== y.city &&
@@ -72,10 +68,8 @@ function namesAnotherPlace(a: MatchFacts, b: MatchFacts): boolean {
 }
 
 /**
- * Whether two listings are stops of a tour: one name in city after city on following days
- * ("Cloud Summit Roadshow" in Madrid, then Barcelona). Far apart by their coordinates when both
- * have them, else in two cities by name. Spans that meet may be one event in a neighbouring town
- * (a workshop day listed apart); the same address or site says one event whatever the places.
+ * Whether two listings are stops of a tour: one name in city after city on other days, far apart
+ * by coordinates when both have them, else in two cities. The same address or site is one event.
  */
 function tourStops(a: MatchFacts, b: MatchFacts): boolean {
   if (gapMs(a, b) === 0) return false;
@@ -84,27 +78,20 @@ function tourStops(a: MatchFacts, b: MatchFacts): boolean {
   return a.city !== null && b.city !== null && a.city !== b.city;
 }
 
-/** What else is known of a pair beyond its two listings' fields. */
-export interface PairEvidence {
-  /**
-   * Cosine similarity of the two listings' vectors, when both are in AI search (a trusted key's,
-   * embedded from their current content); absent otherwise.
-   */
-  vectorSimilarity?: number;
-}
-
 /**
- * Vectors this alike say one event where the titles share no words ("SCaLE" and "Southern
- * California Linux Expo" aside, which the acronym rule reads): chosen on the labelled set with the
- * local model (docs/duplicates.md#evaluation), above every hard negative's similarity there.
+ * Vectors this alike say one event where the titles share no words: chosen on the labelled set
+ * with the local model, above every hard negative's similarity there (docs/duplicates.md).
  */
 export const VECTOR_SAME = 0.9;
 
-/** Decides whether `a` and `b` list the same real-world event. */
+/**
+ * Decides whether `a` and `b` list the same real-world event; `vectorSimilarity` is the cosine
+ * similarity of their vectors when both are in AI search.
+ */
 export function matchListings(
   a: MatchFacts,
   b: MatchFacts,
-  evidence: PairEvidence = {},
+  evidence: { vectorSimilarity?: number } = {},
 ): MatchVerdict {
   const gap = gapMs(a, b);
   const place = placeRelation(a, b);
@@ -140,9 +127,8 @@ export function matchListings(
   if (place === "other-town" && title >= 0.85 && a.country !== null && a.country === b.country) {
     return yes("alike title, nearby town", 0);
   }
-  // Titles that share no words, in the same place starting the same day (whatever time zone a
-  // list wrote): what each listing says it is about (the vectors read the title, topics and
-  // description) decides, at a bar no two events of one city and week reached.
+  // Titles that share no words, in the same place starting the same day: the vectors (title,
+  // topics, description) decide, at a bar no two events of one city and week reached.
   const vectors = evidence.vectorSimilarity ?? 0;
   if (place === "same" && Math.abs(a.start - b.start) <= SAME_DAY_MS && vectors >= VECTOR_SAME) {
     return yes("same place and day, alike vectors", 0);

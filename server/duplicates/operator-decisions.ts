@@ -13,7 +13,7 @@ import {
 import { recordOperatorDecision } from "../db/operator-decisions.ts";
 import { redetectionRowsOf } from "../db/duplicate-rules.ts";
 import { eventsInAiSearch } from "../db/vector-candidates.ts";
-import { detectStored } from "./detect-stored.ts";
+import { detectStored } from "./detect-duplicates.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isUuid } from "../uuid.ts";
 import { regroup } from "./regroup.ts";
@@ -29,8 +29,7 @@ export interface SameEventDecision {
 
 /**
  * Records that two listings are (or are not) the same real-world event, regroups them and writes
- * the decision to the audit log. The one place every operator decision on duplicates goes through
- * (API and review pages alike).
+ * the decision to the audit log: for the API and the review pages alike.
  */
 export async function decideSameEvent(sql: Sql, d: SameEventDecision): Promise<void> {
   if (d.id === d.otherId) {
@@ -61,12 +60,9 @@ export async function decideSameEvent(sql: Sql, d: SameEventDecision): Promise<v
 }
 
 /**
- * Detects again the grouped events `keyId` last wrote, and re-chooses their groups' canonical
- * events: the rule puts trusted contributors first, so trusting or untrusting a key can change
- * it, and a pair found by vectors holds only while both events are in AI search, which an
- * untrusted or revoked key's events leave at once. (Trusted again, a pair its vectors found comes
- * back when the worker embeds the event again or at the next re-detection: a vector still current
- * is not made again.)
+ * Detects again the grouped events `keyId` last wrote and re-chooses their groups' canonical
+ * events: the canonical rule puts trusted contributors first, and a pair found by vectors holds
+ * only while both events are in AI search, which an untrusted key's events leave at once.
  */
 export async function regroupAfterTrustChange(sql: Sql, keyId: string): Promise<void> {
   await underDuplicatesLock(sql, async (tx) => {

@@ -1,13 +1,12 @@
 /**
- * Re-detection after the duplicate rules change. Lookup keys and detected links are written by the
- * rules of the server that stored each event; when the normalisers, the keys or the matcher change
- * what they find, older events' keys would hide them from newer listings. So the rules carry a
- * version, and a server whose rules are newer than the database's looks at every event once
- * again, a batch per transaction, in the background.
+ * Re-detection after the duplicate rules change: older events' keys and links were written by
+ * older rules and would hide them from newer listings. A server whose rules are newer than the
+ * database's looks at every event once again, a batch per transaction, in the background.
  */
 import type { Sql } from "postgres";
 import { claimRedetection } from "../db/duplicate-rules.ts";
-import { detectStored } from "./detect-stored.ts";
+import { underDuplicatesLock } from "../db/duplicate-links.ts";
+import { detectStored } from "./detect-duplicates.ts";
 
 /**
  * Raise this when a change to server/duplicates/ (normalisers, lookup keys, matcher) changes the
@@ -18,11 +17,10 @@ export const DUPLICATE_RULES_VERSION = 5;
 const BATCH = 200;
 
 /**
- * Brings every event's keys, links and group up to `version` (the current rules by default);
- * resumes where a stopped run left off, and stops between batches once `signal` is aborted.
- * Every event is compared again, even one whose keys the new rules leave alone (a matcher change),
- * and, where `vectors` says the vector store is prepared, by its vector too: a pair found by
- * vectors keeps its link. Returns how many events it looked at.
+ * Brings every event's keys, links and group up to `version` (the current rules by default),
+ * comparing each again, by its vector too where `vectors` says the store is prepared; resumes
+ * where a stopped run left off, stops between batches once `signal` is aborted. Returns how many
+ * events it looked at.
  */
 export async function redetectUnderCurrentRules(
   sql: Sql,
@@ -38,9 +36,7 @@ export async function redetectUnderCurrentRules(
   let seen = 0;
   // Stopped between batches: each batch is a transaction of its own, and the next run resumes.
   while (!o.signal?.aborted) {
-    const done = await sql.begin(async (transaction) => {
-      // postgres.js types a transaction apart from the pool, though both run the same queries.
-      const tx = transaction as unknown as Sql;
+    const done = await underDuplicatesLock(sql, async (tx) => {
       const rows = await claimRedetection(tx, { version, limit: o.batch ?? BATCH });
       await detectStored(tx, rows, { recompare: true, vectors: () => vectors });
       return rows.length;

@@ -1,8 +1,4 @@
-/**
- * How alike two listings' titles are, as the matcher reads them: the same name run together, an
- * acronym of the other, the words of one all in the other, or the share of words in common; over
- * each title's other names and, where both listings are in one place, without its name.
- */
+/** How alike two listings' titles are, as the matcher reads them (titleSimilarity). */
 import { type MatchFacts, type TitleView, titleView } from "./match-facts.ts";
 import { spellsAcronym } from "./normalise-title.ts";
 import { isKnownCountry } from "./normalise-place.ts";
@@ -12,41 +8,26 @@ export const SAME_DAY_MS = 14 * 3_600_000;
 // An acronym is at most this long, and stands for at most as many words as it has letters.
 const MAX_ACRONYM = 12;
 
+/** Whether one letter changed, added or removed turns `a` into `b`. */
 function editDistanceAtMostOne(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
-  let j = 0;
-  let edits = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      i++;
-      j++;
-      continue;
-    }
-    if (++edits > 1) return false;
-    if (a.length > b.length) i++;
-    else if (b.length > a.length) j++;
-    else {
-      i++;
-      j++;
-    }
-  }
-  return edits + (a.length - i) + (b.length - j) <= 1;
+  while (i < a.length && a[i] === b[i]) i++;
+  const [restA, restB] = [a.slice(i + 1), b.slice(i + 1)];
+  return restA === restB || a.slice(i) === restB || restA === b.slice(i);
 }
 
 function wordsAlike(a: string, b: string): boolean {
   if (a === b) return true;
-  // A typo or a spelling ("Italia", "Italy") in a long word. Short words (codes such as "us" and
-  // "uk") must be equal, and so must a word and the same word with a letter more at its end:
-  // "XtremeJ" and "XtremeJS" are two conferences.
+  // A typo or a spelling ("Italia", "Italy") in a long word; short words ("us", "uk") and a
+  // letter more at the end ("XtremeJ", "XtremeJS": two conferences) must be equal.
   if (a.length < 5 || b.length < 5 || a.startsWith(b) || b.startsWith(a)) return false;
   return editDistanceAtMostOne(a, b);
 }
 
 /**
- * Words of `a` not among `matched` that are an acronym of a run of two or more consecutive
- * words of `b` not among `used` ("apac" for "asia pacific", "agiletd" for "agile testing days"):
- * each counts as one word in common, and the run as one word of `b`.
+ * Words of `a` not among `matched` that are an acronym of a run of two or more words of `b` not
+ * among `used` ("apac", "asia pacific"): each counts as one word in common, the run as one word.
  */
 function acronymRuns(
   a: TitleView,
@@ -61,8 +42,8 @@ function acronymRuns(
     search: for (let i = 0; i < b.length; i++) {
       if (b[i][0] !== w[0]) continue;
       for (let j = Math.min(b.length, i + w.length); j >= i + 2; j--) {
-        if (anyUsed(b, i, j, used)) continue;
         const run = b.slice(i, j);
+        if (run.some((x) => used.has(x))) continue;
         if (!abbreviates(a, w, run)) continue;
         for (const x of run) used.add(x);
         matched.add(w);
@@ -75,17 +56,10 @@ function acronymRuns(
   return { common, folded };
 }
 
-/** Whether a word of `words` from `from` to `to` (excluded) is among `used`. */
-function anyUsed(words: string[], from: number, to: number, used: Set<string>): boolean {
-  for (let k = from; k < to; k++) if (used.has(words[k])) return true;
-  return false;
-}
-
 /** 1 for the same name, 0.9 for a one-word acronym of the other, else 0. */
 function sameName(a: TitleView, b: TitleView): number {
   if (a.compact.length > 0 && a.compact === b.compact) return 1;
-  // "ReactConf" and "React Conf": the other title must say "conf" too, or "KotlinConf" would be
-  // any listing titled "Kotlin".
+  // "ReactConf" and "React Conf": the other must say "conf" too ("KotlinConf" is no "Kotlin").
   const spellsConf = (x: TitleView) => x.spelled.some((w) => w === "conf" || w === "conference");
   if (
     (a.core !== a.compact && a.core === b.compact && spellsConf(b)) ||
@@ -99,9 +73,8 @@ function sameName(a: TitleView, b: TitleView): number {
 }
 
 /**
- * Whether the word `w` of `view` is an acronym of `words`: pieces of it start each word ("scale"
- * for "southern california linux expo"), or, written in capitals, its capitals do ("SCaLE": s, c,
- * l, e), whatever letters stand between them.
+ * Whether the word `w` of `view` is an acronym of `words`: pieces of it start each word, or,
+ * written in capitals, its capitals do ("SCaLE": s, c, l, e).
  */
 function abbreviates(view: TitleView, w: string, words: string[]): boolean {
   if (spellsAcronym(w, words)) return true;
@@ -129,16 +102,15 @@ function viewSimilarity(a: TitleView, b: TitleView, oneWordNames: boolean): numb
   const sizeA = a.words.length - ba.folded;
   const sizeB = b.words.length - ab.folded;
   const jaccard = common / (sizeA + sizeB - common);
-  // A one-word title inside a longer one ("React" in "React Advanced") names a series as often as
-  // the event: it is the same name only where the caller has other evidence.
+  // A one-word title inside a longer one ("React", "React Advanced") names a series as often as
+  // the event: the same name only where the caller has other evidence.
   if (Math.min(sizeA, sizeB) === 1 && Math.max(sizeA, sizeB) > 1 && !oneWordNames) return jaccard;
   return common >= Math.min(sizeA, sizeB) ? 0.85 + 0.15 * Math.min(1, jaccard) : jaccard;
 }
 
 /**
- * A listing's title read without the words naming the place both listings are in ("React Day
- * Berlin" and "React Day" in Berlin, "PyCon US" and "PyCon" in the US: the place is compared on
- * its own); null when it names none of them, or only them.
+ * A title without the words naming the place both listings are in ("React Day Berlin" in
+ * Berlin); null when it names none of them, or only them.
  */
 function withoutPlace(x: MatchFacts, place: string[]): TitleView | null {
   if (place.length === 0 || !x.words.some((w) => place.includes(w))) return null;
@@ -146,14 +118,6 @@ function withoutPlace(x: MatchFacts, place: string[]): TitleView | null {
   if (rest.length === 0) return null;
   return titleView(rest, x.spelled.filter((w) => !place.includes(w)), x.acronyms);
 }
-
-/** The views of a listing's title: the whole, then each other name it gives (`aliases`). */
-function nameView(x: MatchFacts, i: number): TitleView {
-  return i === 0 ? x : x.aliases[i - 1];
-}
-
-// countryKey's code where titles write another ("UK" for Great Britain).
-const TITLE_CODE = new Map([["gb", "uk"]]);
 
 /** The words naming the place both listings are in: the shared city's, the shared country's. */
 function sharedPlaceWords(a: MatchFacts, b: MatchFacts): string[] {
@@ -167,43 +131,36 @@ function sharedPlaceWords(a: MatchFacts, b: MatchFacts): string[] {
   // Not for two towns: "DevFest" in Nantes and "DevFest France" in Lille are two DevFests.
   const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
   if (!twoTowns && isKnownCountry(a.country) && a.country === b.country) {
-    words.push(TITLE_CODE.get(a.country!) ?? a.country!);
+    // Titles write "UK" for countryKey's "gb".
+    words.push(a.country === "gb" ? "uk" : a.country!);
   }
   return words;
 }
 
 /**
- * How alike two titles are, 0 to 1: 1 when their naming words run together are the same (a
- * "conf" run into the name aside), 0.9 for an acronym of the other, 0.85 and up when one's words
- * are all in the other (a word that is an acronym of several of the other's counting as one),
- * else the share of words in common (Jaccard). The best over each title and its bracketed name.
+ * How alike two titles are, 0 to 1: 1 for the same name run together, 0.9 for an acronym of the
+ * other, 0.85 and up when one's words are all in the other, else the share of words in common.
  */
 export function titleSimilarity(a: MatchFacts, b: MatchFacts): number {
   const place = sharedPlaceWords(a, b);
-  // The evidence that lets a one-word title stand for a longer one: the same site, or the very
-  // same days (a series' other events are elsewhere or on other days).
+  // What lets a one-word title stand for a longer one: the same site, or the very same days.
   const sameSite = (a.site !== null && a.site === b.site) || (a.url !== null && a.url === b.url);
   const sameDays = Math.abs(a.start - b.start) <= SAME_DAY_MS &&
     Math.abs(a.end - b.end) <= SAME_DAY_MS;
-  // Two towns on the same days are a series' weekend ("DevFest" in Nantes and Lille): there only
-  // the same site will do.
+  // Two towns on the same days are a series' weekend ("DevFest" in Nantes and Lille).
   const twoTowns = a.city !== null && b.city !== null && a.city !== b.city;
   const oneWordNames = sameSite || (sameDays && !twoTowns);
   let best = 0;
   const [restA, restB] = [withoutPlace(a, place), withoutPlace(b, place)];
-  for (let i = 0; i <= a.aliases.length; i++) {
-    const va = nameView(a, i);
-    for (let j = 0; j <= b.aliases.length; j++) {
-      best = Math.max(best, viewSimilarity(va, nameView(b, j), oneWordNames));
-    }
-    // Without its city a title may be a few common words ("Software Testing"): only the same
-    // name, or an acronym of it, counts then.
+  // Each title and each other name it gives; without its city a title may be a few common words
+  // ("Software Testing"): only the same name, or an acronym of it, counts then.
+  const [viewsA, viewsB] = [[a, ...a.aliases], [b, ...b.aliases]];
+  for (const va of viewsA) {
+    for (const vb of viewsB) best = Math.max(best, viewSimilarity(va, vb, oneWordNames));
     if (restB !== null) best = Math.max(best, sameName(va, restB));
   }
   if (restA !== null) {
-    for (let j = 0; j <= b.aliases.length; j++) {
-      best = Math.max(best, sameName(restA, nameView(b, j)));
-    }
+    for (const vb of viewsB) best = Math.max(best, sameName(restA, vb));
     if (restB !== null) best = Math.max(best, sameName(restA, restB));
   }
   return best;

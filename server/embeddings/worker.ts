@@ -17,7 +17,7 @@ import { type NewEmbedding, saveEmbeddings } from "../db/embeddings.ts";
 import type { VectorAvailability } from "./vector-availability.ts";
 import { type EmbeddableEvent, EMBEDDING_TEXT_VERSION, embeddingText } from "./embedding-text.ts";
 import { type EmbeddingProvider, EmbeddingProviderError } from "./provider.ts";
-import { detectEmbedded } from "../duplicates/detect-embedded.ts";
+import { detectEmbedded } from "../duplicates/detect-duplicates.ts";
 
 export interface EmbeddingWorkerOptions {
   sql: Sql;

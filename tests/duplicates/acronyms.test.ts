@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { acronymWords } from "../../server/duplicates/normalise-title.ts";
 import { matchFactsOf, type MatchSource } from "../../server/duplicates/match-facts.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
-import { lookupFinds } from "../../server/duplicates/lookup-keys.ts";
+import { lookupFinds } from "./support/lookup.ts";
 
 const listing = (o: Partial<MatchSource>) =>
   matchFactsOf({

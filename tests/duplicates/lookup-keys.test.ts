@@ -5,9 +5,9 @@ import { matchListings } from "../../server/duplicates/matcher.ts";
 import {
   candidateBounds,
   factsFingerprint,
-  lookupFinds,
   storedKeys,
 } from "../../server/duplicates/lookup-keys.ts";
+import { lookupFinds } from "./support/lookup.ts";
 
 const listing = (o: Partial<MatchSource>) =>
   matchFactsOf({

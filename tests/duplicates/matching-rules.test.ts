@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import {
-  compactTitle,
   coreOfCompact,
   foldText,
   otherNames,
@@ -15,6 +14,9 @@ import { countryKey, isKnownCountry } from "../../server/duplicates/normalise-pl
 import { matchFactsOf, type MatchSource } from "../../server/duplicates/match-facts.ts";
 import { matchListings } from "../../server/duplicates/matcher.ts";
 import { titleSimilarity } from "../../server/duplicates/title-likeness.ts";
+
+// The title's naming words run together.
+const compactTitle = (title: string) => titleWords(title).join("");
 
 // Each listing its own page on a shared host: the address alone joins nothing.
 const event = (o: Partial<MatchSource>): MatchSource => ({

@@ -10,7 +10,7 @@ import type { Sql } from "postgres";
 import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, startTestApp, type TestServer } from "../../dev-support/test-server.ts";
 import { saveEmbeddings } from "../../server/db/embeddings.ts";
-import { detectEmbedded } from "../../server/duplicates/detect-embedded.ts";
+import { detectEmbedded } from "../../server/duplicates/detect-duplicates.ts";
 import { EMBEDDING_TEXT_VERSION } from "../../server/embeddings/embedding-text.ts";
 import {
   DUPLICATE_RULES_VERSION,
