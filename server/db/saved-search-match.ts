@@ -76,16 +76,22 @@ function withinRadius(sql: Sql): Fragment {
 }
 
 /**
- * On `e`: the keys a saved search's `anchor` may name (server/db/saved-searches.ts anchorOf):
- * its words, topics, city and country. A search matches only events holding its anchor.
+ * On `e`: the keys a saved search's `anchor` may name (migration 034), each once: its words and
+ * topics, its city and country, and each word or topic paired with each of these places
+ * ("w:rust@c:berlin"). A search matches only events holding its anchor.
  */
 export function eventAnchors(sql: Sql): Fragment {
   return sql`(
-    SELECT array_agg(k) FROM (
+    WITH terms AS (
       SELECT 'w:' || l AS k FROM unnest(tsvector_to_array(e.search_vector)) AS l
-      UNION ALL SELECT 't:' || t FROM unnest(event_labels_lower(e.topics)) AS t
-      UNION ALL SELECT 'c:' || lower(e.city) WHERE e.city IS NOT NULL
+      UNION SELECT 't:' || t FROM unnest(event_labels_lower(e.topics)) AS t
+    ), places AS (
+      SELECT 'c:' || lower(e.city) AS k WHERE e.city IS NOT NULL
       UNION ALL SELECT 'n:' || lower(e.country) WHERE e.country IS NOT NULL
+    )
+    SELECT array_agg(k) FROM (
+      SELECT k FROM terms UNION ALL SELECT k FROM places
+      UNION ALL SELECT t.k || '@' || p.k FROM terms t CROSS JOIN places p
     ) AS keys)`;
 }
 
