@@ -56,8 +56,7 @@ export async function decideNotices(sql: Sql, source: NoticeSource): Promise<num
  * reads the hits themselves. Returns how many are pending.
  */
 async function decideNewMatches(sql: Sql, source: NoticeSource): Promise<number> {
-  // Each search has one anchor and an event's keys are distinct, so a pair is a candidate once
-  // (UNION ALL: no de-duplication of tens of thousands of pairs).
+  // Each search has one anchor and an event's keys are distinct: a pair is a candidate once.
   const rows = await sql`
     WITH batch AS (
       SELECT e.id, ${eventAnchors(sql)} AS anchors FROM events e
@@ -65,20 +64,15 @@ async function decideNewMatches(sql: Sql, source: NoticeSource): Promise<number>
       WHERE ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
     ), keys AS MATERIALIZED (
       SELECT b.id AS event_id, unnest(b.anchors) AS anchor FROM batch b
-    ), candidates AS (
-      SELECT k.event_id, s.id AS search_id
-      FROM keys k JOIN saved_searches s ON s.anchor = k.anchor AND NOT s.paused
-      UNION ALL
-      SELECT b.id, s.id FROM batch b JOIN saved_searches s ON s.anchor IS NULL AND NOT s.paused
     ), matched AS (
       SELECT DISTINCT ON (s.id, coalesce(g.group_id, e.id))
         s.id AS saved_search_id, e.id AS event_id, e.starts_at, ${placeOf(sql)} AS place,
         e.title, e.source_url,
         (s.webhook_url IS NOT NULL AND s.webhook_disabled_at IS NULL) OR s.email <> 'off'
           AS notice_pending
-      FROM candidates c
-      JOIN saved_searches s ON s.id = c.search_id
-      JOIN events e ON e.id = c.event_id
+      FROM keys k
+      JOIN saved_searches s ON s.anchor = k.anchor AND NOT s.paused
+      JOIN events e ON e.id = k.event_id
       LEFT JOIN event_group_members g ON g.event_id = e.id
       WHERE e.created_at >= s.created_at AND ${savedSearchMatches(sql)}
         AND (g.group_id IS NULL OR NOT EXISTS (

@@ -78,7 +78,8 @@ function withinRadius(sql: Sql): Fragment {
 /**
  * On `e`: the keys a saved search's `anchor` may name (migration 034), each once: its words and
  * topics, its city and country, and each word or topic paired with each of these places
- * ("w:rust@c:berlin"). A search matches only events holding its anchor.
+ * ("w:rust@c:berlin"), and "*", the anchor of a search with none of these. A search matches only
+ * events holding its anchor.
  */
 export function eventAnchors(sql: Sql): Fragment {
   return sql`(
@@ -90,7 +91,7 @@ export function eventAnchors(sql: Sql): Fragment {
       UNION ALL SELECT 'n:' || lower(e.country) WHERE e.country IS NOT NULL
     )
     SELECT array_agg(k) FROM (
-      SELECT k FROM terms UNION ALL SELECT k FROM places
+      SELECT '*' AS k UNION ALL SELECT k FROM terms UNION ALL SELECT k FROM places
       UNION ALL SELECT t.k || '@' || p.k FROM terms t CROSS JOIN places p
     ) AS keys)`;
 }

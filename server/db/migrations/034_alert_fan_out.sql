@@ -10,11 +10,12 @@ CREATE INDEX saved_search_hits_pending_idx ON saved_search_hits (notified_at)
 -- A search that names a place as well as a word or topic is anchored on the pair
 -- ("w:rust@c:berlin"), which only events holding both name (server/db/saved-search-match.ts
 -- eventAnchors): a batch's candidate pairs are about the matches, not every search of the word.
+-- A search with none of these (only dates, say) has the anchor "*" every event holds.
 DROP INDEX saved_searches_anchor_idx;
 ALTER TABLE saved_searches DROP COLUMN anchor;
-ALTER TABLE saved_searches ADD COLUMN anchor text GENERATED ALWAYS AS (
+ALTER TABLE saved_searches ADD COLUMN anchor text NOT NULL GENERATED ALWAYS AS (
   CASE WHEN word_anchor IS NULL AND topic IS NULL
-    THEN coalesce('c:' || lower(city), 'n:' || lower(country))
+    THEN coalesce('c:' || lower(city), 'n:' || lower(country), '*')
     ELSE coalesce(word_anchor, 't:' || lower(topic))
       || coalesce('@c:' || lower(city), '@n:' || lower(country), '')
   END) STORED;
