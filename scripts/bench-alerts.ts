@@ -128,6 +128,7 @@ for (const kind of testBackends().reverse()) {
     const caughtUp = async () => {
       const started = performance.now();
       await duplicates.settled(300_000);
+      await server.service.deps.alerts.matched(300_000);
       return performance.now() - started;
     };
     await pushTimes(server.url, key.key, 0); // warm-up, and events to match against later

@@ -33,3 +33,11 @@ BEGIN
 END $$;
 CREATE TRIGGER saved_search_hits_go_with_search AFTER DELETE ON saved_searches
   FOR EACH ROW EXECUTE FUNCTION delete_saved_search_hits();
+
+-- Events detected and not yet matched against the saved searches: written in the transaction
+-- that detects them, taken by the transaction that matches them (server/alerts/percolator.ts),
+-- so a stop between the two loses nothing.
+CREATE TABLE alert_match_queue (
+  event_id uuid PRIMARY KEY,
+  queued_at timestamptz NOT NULL DEFAULT now()
+);
