@@ -137,6 +137,8 @@ for (const kind of testBackends().reverse()) {
     // Blocks with the searches paused (matching then has none to look at) and active, in turn,
     // so that the machine's load drifting during a run weighs on both alike.
     const without: number[] = [], withSearches: number[] = [];
+    /** Per block: its pushes and the wait until all is matched, per batch (throughput). */
+    const doneWithout: number[] = [], doneWith: number[] = [];
     let lagWithout = 0, lagWith = 0, first = 100_000;
     for (let round = 0; round < ROUNDS; round++) {
       for (const paused of [true, false]) {
@@ -144,8 +146,16 @@ for (const kind of testBackends().reverse()) {
         const times = await pushTimes(server.url, key.key, first);
         first += 100_000;
         const lag = await caughtUp();
-        if (paused) (without.push(...times), lagWithout = Math.max(lagWithout, lag));
-        else (withSearches.push(...times), lagWith = Math.max(lagWith, lag));
+        const perBatch = (times.reduce((a, b) => a + b, 0) + lag) / BATCHES;
+        if (paused) {
+          without.push(...times);
+          lagWithout = Math.max(lagWithout, lag);
+          doneWithout.push(perBatch);
+        } else {
+          withSearches.push(...times);
+          lagWith = Math.max(lagWith, lag);
+          doneWith.push(perBatch);
+        }
       }
     }
     const [{ hits }] = await sql<{ hits: number }[]>`
@@ -161,6 +171,8 @@ for (const kind of testBackends().reverse()) {
         fmt(percentile(withSearches, 95))
       } ms): ${fmt((ratio - 1) * 100)}% more (target <= 10%); ${hits} matches written; ` +
         `caught up at most ${fmt(lagWithout)} / ${fmt(lagWith)} ms after a block's last push; ` +
+        `until all is matched, ${fmt(median(doneWithout))} / ${fmt(median(doneWith))} ms a ` +
+        `batch (${fmt((median(doneWith) / median(doneWithout) - 1) * 100)}% more); ` +
         `load average ${Deno.loadavg()[1].toFixed(1)}`,
     );
   } finally {

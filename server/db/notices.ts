@@ -131,12 +131,13 @@ async function decideChanges(sql: Sql, source: NoticeSource): Promise<number> {
       FROM events e JOIN api_keys k ON k.id = e.last_key_id
       WHERE h.event_id = e.id AND ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
         AND (h.starts_at <> e.starts_at OR h.place <> ${placeOf(sql)})
-      RETURNING h.saved_search_id, h.event_id
+      RETURNING h.saved_search_id, h.event_id, h.notice_pending
     ), n AS (
+      -- A hit whose new notice is still to be made is told of as it is now, by that notice.
       INSERT INTO alert_notices (saved_search_id, event_id, kind)
       SELECT c.saved_search_id, c.event_id, 'changed' FROM changed c
       JOIN saved_searches s ON s.id = c.saved_search_id
-      WHERE NOT s.paused
+      WHERE NOT s.paused AND NOT c.notice_pending
       RETURNING id, saved_search_id
     ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
     SELECT count(*)::int AS n FROM n`;
@@ -152,14 +153,15 @@ export async function decideRemovals(sql: Sql, eventIds: string[]): Promise<numb
   const rows = await sql`
     WITH gone AS (
       DELETE FROM saved_search_hits WHERE event_id = ANY(${eventIds}::uuid[])
-      RETURNING saved_search_id, event_id, title, source_url, starts_at
+      RETURNING saved_search_id, event_id, title, source_url, starts_at, notice_pending
     ), n AS (
+      -- A hit whose new notice was still to be made was never told of: nor is its removal.
       INSERT INTO alert_notices (saved_search_id, event_id, kind, event)
       SELECT g.saved_search_id, g.event_id, 'removed',
         jsonb_build_object('id', g.event_id, 'title', g.title, 'source_url', g.source_url,
           'starts_at', to_char(g.starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
       FROM gone g JOIN saved_searches s ON s.id = g.saved_search_id
-      WHERE NOT s.paused
+      WHERE NOT s.paused AND NOT g.notice_pending
       RETURNING id, saved_search_id
     ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
     SELECT count(*)::int AS n FROM n`;
