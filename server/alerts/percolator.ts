@@ -50,14 +50,14 @@ export class Percolator {
 
   constructor(options: PercolatorOptions) {
     this.#o = {
-      busy: () => false,
-      idleMs: 200,
-      maxDelayMs: 5_000,
-      batchSize: 1_000,
-      pollMs: 60_000,
-      decided: () => {},
-      log: (m) => console.error(m),
-      ...options,
+      sql: options.sql,
+      busy: options.busy ?? (() => false),
+      idleMs: options.idleMs ?? 200,
+      maxDelayMs: options.maxDelayMs ?? 5_000,
+      batchSize: options.batchSize ?? 1_000,
+      pollMs: options.pollMs ?? 60_000,
+      decided: options.decided ?? (() => {}),
+      log: options.log ?? ((m) => console.error(m)),
     };
   }
 
