@@ -82,18 +82,14 @@ function withinRadius(sql: Sql): Fragment {
  * events holding its anchor.
  */
 export function eventAnchors(sql: Sql): Fragment {
-  return sql`(
-    WITH terms AS (
+  return sql`((
+    SELECT array_agg(t.k || p.k) FROM (
       SELECT 'w:' || l AS k FROM unnest(tsvector_to_array(e.search_vector)) AS l
-      UNION SELECT 't:' || t FROM unnest(event_labels_lower(e.topics)) AS t
-    ), places AS (
-      SELECT 'c:' || lower(e.city) AS k WHERE e.city IS NOT NULL
-      UNION ALL SELECT 'n:' || lower(e.country) WHERE e.country IS NOT NULL
-    )
-    SELECT array_agg(k) FROM (
-      SELECT '*' AS k UNION ALL SELECT k FROM terms UNION ALL SELECT k FROM places
-      UNION ALL SELECT t.k || '@' || p.k FROM terms t CROSS JOIN places p
-    ) AS keys)`;
+      UNION ALL SELECT DISTINCT 't:' || t FROM unnest(event_labels_lower(e.topics)) AS t
+    ) AS t
+    CROSS JOIN (VALUES (''), ('@c:' || lower(e.city)), ('@n:' || lower(e.country))) AS p (k)
+    WHERE p.k IS NOT NULL
+  ) || array_remove(ARRAY['*', 'c:' || lower(e.city), 'n:' || lower(e.country)], NULL))`;
 }
 
 /** On `e`: what a material change of place compares (venue, city, country, online or not). */
