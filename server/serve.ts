@@ -64,7 +64,8 @@ export async function openService(config: Config): Promise<OpenedService> {
       worker: storage ? { roomToWrite: () => storage.roomToWrite() } : undefined,
     });
     stops.push(() => ai.stop());
-    const alerts = startAlerts(db.sql, config);
+    const batchSlots = BatchSlots.forPool(db.poolSize);
+    const alerts = startAlerts(db.sql, config, () => batchSlots.busy > 0);
     stops.push(() => alerts.stop());
     // Started here, not with the socket: in-process tests push and read through app.fetch.
     const duplicates = new DuplicateDetector(db.sql, { followUp: alerts });
@@ -84,7 +85,7 @@ export async function openService(config: Config): Promise<OpenedService> {
       config,
       ai,
       storage,
-      batchSlots: BatchSlots.forPool(db.poolSize),
+      batchSlots,
       duplicates,
       alerts,
       federation,

@@ -1,48 +1,61 @@
 /**
- * Alerts as the rest of the server sees them: notices decided where a batch's duplicate
- * detection completes (in its transaction), when a key becomes trusted, and the in-process wake
- * of the delivery worker once such a decision is committed.
+ * Alerts as the rest of the server sees them: events queued for matching where a batch's
+ * duplicate detection completes (in its transaction), matched by the percolator after its
+ * commit; notices decided when a key becomes trusted; the in-process wake of the delivery worker
+ * once a decision is committed.
  */
 import type { Sql } from "postgres";
+import { queueForMatching, underMatchingLock } from "../db/alert-match-queue.ts";
 import { decideNotices } from "../db/notices.ts";
 import type { DeliveryWorker } from "./delivery-worker.ts";
 import type { Mailer } from "./mailer.ts";
+import { Percolator } from "./percolator.ts";
 
 /** Decides notices and wakes the worker that delivers them. */
 export class Alerts {
   readonly #sql: Sql;
   readonly #worker: DeliveryWorker | null;
+  readonly #percolator: Percolator;
   /** The server's mailer, when SMTP_URL is set (address confirmations use it too). */
   readonly mailer: Mailer | null;
-  /** Notices decided since the worker was last woken (possibly not yet committed). */
-  #decided = false;
+  /** Events queued for matching since the percolator was last woken (possibly not committed). */
+  #queued = false;
 
-  constructor(sql: Sql, worker: DeliveryWorker | null, mailer: Mailer | null = null) {
+  constructor(
+    sql: Sql,
+    o: { worker: DeliveryWorker | null; mailer?: Mailer | null; busy?: () => boolean },
+  ) {
     this.#sql = sql;
-    this.#worker = worker;
-    this.mailer = mailer;
+    this.#worker = o.worker;
+    this.mailer = o.mailer ?? null;
+    this.#percolator = new Percolator({ sql, busy: o.busy, decided: () => this.wake() });
   }
 
   /**
-   * In the transaction where duplicate detection of `eventIds` completed: their notices, so a
-   * second listing of an event already told of tells nothing.
+   * In the transaction where duplicate detection of `eventIds` completed: queues them for
+   * matching, so that it sees their groups (a second listing of an event already told of tells
+   * nothing) and a stop before it loses nothing.
    */
   async detected(tx: Sql, eventIds: string[]): Promise<void> {
-    if (await decideNotices(tx, { eventIds }) > 0) this.#decided = true;
+    await queueForMatching(tx, eventIds);
+    if (eventIds.length > 0) this.#queued = true;
   }
 
-  /** After that transaction's commit: the worker delivers what it decided. */
+  /** After that transaction's commit: the percolator matches them at the next pause. */
   committed(): void {
-    if (!this.#decided) return;
-    this.#decided = false;
-    this.wake();
+    if (!this.#queued) return;
+    this.#queued = false;
+    this.#percolator.queued();
+  }
+
+  /** Resolves once the events queued so far are matched, or after `timeoutMs` (tests). */
+  matched(timeoutMs?: number): Promise<void> {
+    return this.#percolator.settled(timeoutMs);
   }
 
   /** A key became trusted: its events tell of themselves now, as if just written. */
   async keyTrusted(keyId: string): Promise<void> {
-    const decided = await this.#sql.begin((tx) =>
-      decideNotices(tx as unknown as Sql, { keyId })
-    ) as number;
+    const decided = await underMatchingLock(this.#sql, (tx) => decideNotices(tx, { keyId }));
     if (decided > 0) this.wake();
   }
 
@@ -51,13 +64,15 @@ export class Alerts {
     this.#worker?.wake();
   }
 
-  /** Starts the delivery worker, if this server runs one. */
+  /** Starts the percolator, and the delivery worker if this server runs one. */
   start(): void {
+    this.#percolator.start();
     this.#worker?.start();
   }
 
-  /** Stops the delivery worker; undelivered notices stay for the next start. */
+  /** Stops both; what is queued or undelivered stays for the next start. */
   async stop(): Promise<void> {
+    await this.#percolator.stop();
     await this.#worker?.stop();
     this.mailer?.close();
   }

@@ -1,5 +1,5 @@
 /**
- * The delivery worker: claims due deliveries (server/db/alert-deliveries.ts), sends them, records
+ * The delivery worker: makes the notices of new matches (fanOutNewHits), claims due deliveries (server/db/alert-deliveries.ts), sends them, records
  * each outcome, and repeats until none is due; then sleeps until woken in-process (a decision's
  * commit) or until the poll, which also finds retries come due and what a stopped server left.
  * No LISTEN/NOTIFY: the embedded database's socket does not carry it.
@@ -17,9 +17,12 @@ import { deliverEmail } from "./email-delivery.ts";
 import type { Mailer } from "./mailer.ts";
 import { sendDueDigests } from "./daily-digests.ts";
 import { decideCfpReminders } from "../db/cfp-reminders.ts";
+import { fanOutNewHits } from "../db/notices.ts";
 
 /** Reminders one pass decides at most; a full pass is followed by another at once. */
 const REMINDERS_PER_PASS = 500;
+/** New matches one pass makes notices of at most; a full pass is followed by another at once. */
+const FAN_OUT_PER_PASS = 1_000;
 
 /** How the worker runs. */
 export interface DeliveryWorkerOptions {
@@ -91,6 +94,7 @@ export class DeliveryWorker {
       let claimed: ClaimedDelivery[] = [];
       try {
         if (await this.#remindCfps()) this.#woken = true;
+        if (await fanOutNewHits(this.#o.sql, FAN_OUT_PER_PASS) > 0) this.#woken = true;
         claimed = await claimDeliveries(this.#o.sql, {
           limit: this.#o.batchSize,
           leaseMs: this.#o.leaseMs,

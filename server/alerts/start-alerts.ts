@@ -5,8 +5,11 @@ import { Alerts } from "./alerts.ts";
 import { DeliveryWorker } from "./delivery-worker.ts";
 import { createMailer } from "./mailer.ts";
 
-/** The server's Alerts, delivering in this process unless `config.alertWorker` is false. */
-export function startAlerts(sql: Sql, config: Config): Alerts {
+/**
+ * The server's Alerts, delivering in this process unless `config.alertWorker` is false; `busy`
+ * says whether a batch is being stored (matching waits for a pause).
+ */
+export function startAlerts(sql: Sql, config: Config, busy?: () => boolean): Alerts {
   const { smtpUrl, mailFrom } = config.alerts;
   const mailer = smtpUrl === undefined ? undefined : createMailer(smtpUrl, mailFrom);
   const worker = config.alertWorker === false ? null : new DeliveryWorker({
@@ -25,7 +28,7 @@ export function startAlerts(sql: Sql, config: Config): Alerts {
     mailer,
     publicUrl: config.publicUrl,
   });
-  const alerts = new Alerts(sql, worker, mailer ?? null);
+  const alerts = new Alerts(sql, { worker, mailer, busy });
   alerts.start();
   return alerts;
 }

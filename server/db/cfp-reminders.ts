@@ -2,7 +2,8 @@
  * The CFP reminder: a saved search is told once, per event it told of, that the event's call for
  * papers closes within the reminder window. Decided by a periodic pass (the delivery worker's),
  * set-based and bounded, over hits whose event's own CFP is open now and closes within the window,
- * for events of trusted keys (keyFeedsAiSearch) and searches not paused. `cfp_reminded_at`
+ * for events of trusted keys (keyFeedsAiSearch) and searches not paused, once the hit's new
+ * notice is made (server/db/notices.ts fanOutNewHits). `cfp_reminded_at`
  * records the reminder, so it never repeats; a paused search's hits wait until it is resumed.
  */
 import type { Sql } from "postgres";
@@ -20,6 +21,7 @@ export async function decideCfpReminders(
       SELECT h.saved_search_id, h.event_id FROM events e
       JOIN api_keys k ON k.id = e.last_key_id
       JOIN saved_search_hits h ON h.event_id = e.id AND h.cfp_reminded_at IS NULL
+        AND NOT h.notice_pending
       JOIN saved_searches s ON s.id = h.saved_search_id AND NOT s.paused
       WHERE ${cfpOpenAt(sql, sql`now()`)}
         AND e.cfp_closes_at <= now() + make_interval(days => ${o.days}::int)

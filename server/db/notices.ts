@@ -1,7 +1,8 @@
 /**
  * Deciding notices: one set-based pass per batch against every saved search (percolation), in
- * the transaction that saw the reason, each notice with its deliveries (one per channel the
- * search has). Only events the AI-search rule admits notify (keyFeedsAiSearch: a trusted, unrevoked
+ * the transaction that saw the reason. A new match writes one row, its hit; the delivery worker
+ * makes its notice and deliveries (one per channel the search has) from it, off the batch's path
+ * (fanOutNewHits). Changes and removals, rarer, write their notices and deliveries at once. Only events the AI-search rule admits notify (keyFeedsAiSearch: a trusted, unrevoked
  * key last wrote them); a paused search is told nothing.
  *
  * - new: an event matches a search it was written after, and neither it nor another listing of
@@ -39,54 +40,85 @@ export function deliveriesOfNotices(sql: Sql): Fragment {
              WHERE a.contributor_id = s.contributor_id AND a.email_verified_at IS NOT NULL))`;
 }
 
-/** Decides every notice the events of `source` give; returns how many. */
+/**
+ * Decides every notice the events of `source` give; returns how many, counting new matches whose
+ * notices the delivery worker is to make (fanOutNewHits).
+ */
 export async function decideNotices(sql: Sql, source: NoticeSource): Promise<number> {
   if ("eventIds" in source && source.eventIds.length === 0) return 0;
   // Changes first: only events told of before this pass can have changed.
   return await decideChanges(sql, source) + await decideNewMatches(sql, source);
 }
 
-/** Notices of new matches (see the module comment). */
+/**
+ * New matches (see the module comment), one row each: the hit, marked `notice_pending` when its
+ * search has a channel to tell (a webhook, or mail); `fanOutNewHits` makes their notices. A feed
+ * reads the hits themselves. Returns how many are pending.
+ */
 async function decideNewMatches(sql: Sql, source: NoticeSource): Promise<number> {
+  // Each search has one anchor and an event's keys are distinct: a pair is a candidate once.
   const rows = await sql`
     WITH batch AS (
       SELECT e.id, ${eventAnchors(sql)} AS anchors FROM events e
       JOIN api_keys k ON k.id = e.last_key_id
       WHERE ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
-    ), candidates AS (
-      SELECT b.id AS event_id, s.id AS search_id
-      FROM batch b CROSS JOIN LATERAL unnest(b.anchors) AS a (anchor)
-      JOIN saved_searches s ON s.anchor = a.anchor AND NOT s.paused
-      UNION
-      SELECT b.id, s.id FROM batch b JOIN saved_searches s ON s.anchor IS NULL AND NOT s.paused
+    ), keys AS MATERIALIZED (
+      SELECT b.id AS event_id, unnest(b.anchors) AS anchor FROM batch b
     ), matched AS (
       SELECT DISTINCT ON (s.id, coalesce(g.group_id, e.id))
         s.id AS saved_search_id, e.id AS event_id, e.starts_at, ${placeOf(sql)} AS place,
-        e.title, e.source_url
-      FROM candidates c
-      JOIN saved_searches s ON s.id = c.search_id
-      JOIN events e ON e.id = c.event_id
+        e.title, e.source_url,
+        (s.webhook_url IS NOT NULL AND s.webhook_disabled_at IS NULL) OR s.email <> 'off'
+          AS notice_pending
+      FROM keys k
+      JOIN saved_searches s ON s.anchor = k.anchor AND NOT s.paused
+      JOIN events e ON e.id = k.event_id
       LEFT JOIN event_group_members g ON g.event_id = e.id
       WHERE e.created_at >= s.created_at AND ${savedSearchMatches(sql)}
-        AND NOT EXISTS (
-          SELECT 1 FROM saved_search_hits h
-          WHERE h.saved_search_id = s.id AND h.event_id = e.id)
         AND (g.group_id IS NULL OR NOT EXISTS (
           SELECT 1 FROM saved_search_hits h
           JOIN event_group_members o ON o.event_id = h.event_id
           WHERE h.saved_search_id = s.id AND o.group_id = g.group_id))
       ORDER BY s.id, coalesce(g.group_id, e.id), g.canonical DESC NULLS FIRST, e.id
     ), hits AS (
-      INSERT INTO saved_search_hits (saved_search_id, event_id, starts_at, place, title, source_url)
-      SELECT saved_search_id, event_id, starts_at, place, title, source_url FROM matched
+      -- An event told of already conflicts (its own hit; a grouped one's is a member's).
+      INSERT INTO saved_search_hits
+        (saved_search_id, event_id, starts_at, place, title, source_url, notice_pending)
+      SELECT saved_search_id, event_id, starts_at, place, title, source_url, notice_pending
+      FROM matched
       ON CONFLICT DO NOTHING
-      RETURNING saved_search_id, event_id
+      RETURNING notice_pending
+    )
+    SELECT count(*) FILTER (WHERE notice_pending)::int AS n FROM hits`;
+  return rows[0].n;
+}
+
+/**
+ * The delivery worker's pass over new matches: takes up to `limit` pending hits, clears their
+ * mark and writes their `new` notices with their deliveries, in one statement (so a crash leaves
+ * a hit pending, never half told). A search paused meanwhile is told nothing. Returns how many
+ * hits it took.
+ */
+export async function fanOutNewHits(sql: Sql, limit: number): Promise<number> {
+  const rows = await sql`
+    WITH due AS (
+      SELECT saved_search_id, event_id FROM saved_search_hits
+      WHERE notice_pending
+      ORDER BY notified_at LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ), taken AS (
+      UPDATE saved_search_hits h SET notice_pending = false FROM due
+      WHERE h.saved_search_id = due.saved_search_id AND h.event_id = due.event_id
+        AND h.notice_pending
+      RETURNING h.saved_search_id, h.event_id
     ), n AS (
       INSERT INTO alert_notices (saved_search_id, event_id, kind)
-      SELECT saved_search_id, event_id, 'new' FROM hits
+      SELECT t.saved_search_id, t.event_id, 'new' FROM taken t
+      JOIN saved_searches s ON s.id = t.saved_search_id
+      WHERE NOT s.paused
       RETURNING id, saved_search_id
     ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
-    SELECT count(*)::int AS n FROM n`;
+    SELECT count(*)::int AS n FROM taken`;
   return rows[0].n;
 }
 
@@ -99,12 +131,13 @@ async function decideChanges(sql: Sql, source: NoticeSource): Promise<number> {
       FROM events e JOIN api_keys k ON k.id = e.last_key_id
       WHERE h.event_id = e.id AND ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
         AND (h.starts_at <> e.starts_at OR h.place <> ${placeOf(sql)})
-      RETURNING h.saved_search_id, h.event_id
+      RETURNING h.saved_search_id, h.event_id, h.notice_pending
     ), n AS (
+      -- A hit whose new notice is still to be made is told of as it is now, by that notice.
       INSERT INTO alert_notices (saved_search_id, event_id, kind)
       SELECT c.saved_search_id, c.event_id, 'changed' FROM changed c
       JOIN saved_searches s ON s.id = c.saved_search_id
-      WHERE NOT s.paused
+      WHERE NOT s.paused AND NOT c.notice_pending
       RETURNING id, saved_search_id
     ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
     SELECT count(*)::int AS n FROM n`;
@@ -120,14 +153,15 @@ export async function decideRemovals(sql: Sql, eventIds: string[]): Promise<numb
   const rows = await sql`
     WITH gone AS (
       DELETE FROM saved_search_hits WHERE event_id = ANY(${eventIds}::uuid[])
-      RETURNING saved_search_id, event_id, title, source_url, starts_at
+      RETURNING saved_search_id, event_id, title, source_url, starts_at, notice_pending
     ), n AS (
+      -- A hit whose new notice was still to be made was never told of: nor is its removal.
       INSERT INTO alert_notices (saved_search_id, event_id, kind, event)
       SELECT g.saved_search_id, g.event_id, 'removed',
         jsonb_build_object('id', g.event_id, 'title', g.title, 'source_url', g.source_url,
           'starts_at', to_char(g.starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
       FROM gone g JOIN saved_searches s ON s.id = g.saved_search_id
-      WHERE NOT s.paused
+      WHERE NOT s.paused AND NOT g.notice_pending
       RETURNING id, saved_search_id
     ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
     SELECT count(*)::int AS n FROM n`;

@@ -76,17 +76,20 @@ function withinRadius(sql: Sql): Fragment {
 }
 
 /**
- * On `e`: the keys a saved search's `anchor` may name (server/db/saved-searches.ts anchorOf):
- * its words, topics, city and country. A search matches only events holding its anchor.
+ * On `e`: the keys a saved search's `anchor` may name (migration 034), each once: its words and
+ * topics, its city and country, and each word or topic paired with each of these places
+ * ("w:rust@c:berlin"), and "*", the anchor of a search with none of these. A search matches only
+ * events holding its anchor.
  */
 export function eventAnchors(sql: Sql): Fragment {
-  return sql`(
-    SELECT array_agg(k) FROM (
+  return sql`((
+    SELECT array_agg(t.k || p.k) FROM (
       SELECT 'w:' || l AS k FROM unnest(tsvector_to_array(e.search_vector)) AS l
-      UNION ALL SELECT 't:' || t FROM unnest(event_labels_lower(e.topics)) AS t
-      UNION ALL SELECT 'c:' || lower(e.city) WHERE e.city IS NOT NULL
-      UNION ALL SELECT 'n:' || lower(e.country) WHERE e.country IS NOT NULL
-    ) AS keys)`;
+      UNION ALL SELECT DISTINCT 't:' || t FROM unnest(event_labels_lower(e.topics)) AS t
+    ) AS t
+    CROSS JOIN (VALUES (''), ('@c:' || lower(e.city)), ('@n:' || lower(e.country))) AS p (k)
+    WHERE p.k IS NOT NULL
+  ) || array_remove(ARRAY['*', 'c:' || lower(e.city), 'n:' || lower(e.country)], NULL))`;
 }
 
 /** On `e`: what a material change of place compares (venue, city, country, online or not). */

@@ -100,8 +100,8 @@ function lexemesOf(query: string): string[] {
 
 /**
  * A word every event matching the search holds (see saved-search-match.ts): the longest of its
- * every-word query (longer words are rarer), or null. The column `anchor` falls back on the
- * topic, city or country.
+ * every-word query (longer words are rarer), or null. The column `anchor` (migration 034) falls
+ * back on the topic, and pairs either with the city or country when the search names one.
  */
 export function wordAnchorOf(qMatch: string | null): string | null {
   const words = qMatch ? lexemesOf(qMatch).sort((a, b) => b.length - a.length) : [];

@@ -119,8 +119,9 @@ for (const kind of testBackends()) {
       }
       const pushed = await postBatch(server.url, pusher.key, { events: events() });
       assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
-      // Matching runs where the batch's duplicate detection completes, after the push answers.
+      // Matching runs after the batch's duplicate detection, after the push answers.
       await server.service.deps.duplicates.settled();
+      await server.service.deps.alerts.matched();
       const sql = server.service.deps.db.sql;
       for (const [n, search] of SEARCHES.entries()) {
         const query = new URLSearchParams({

@@ -60,10 +60,11 @@ for (const kind of testBackends()) {
         assert.equal(receiver.received.length, count, "no message beyond those expected");
         return verified();
       };
-      // Matching runs where a batch's duplicate detection completes, after the push answers.
+      // Matching runs after the batch's duplicate detection, after the push answers.
       const push = async (key: string, events: unknown[]) => {
         assert.equal((await postBatch(server.url, key, { events })).status, 200);
         await server.service.deps.duplicates.settled();
+        await server.service.deps.alerts.matched();
       };
       let eventId = "";
 

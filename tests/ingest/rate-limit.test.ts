@@ -193,7 +193,7 @@ Deno.test("[pglite] two app instances on one database share one limit", async ()
       ai,
       batchSlots: BatchSlots.forPool(db.poolSize),
       duplicates,
-      alerts: new Alerts(db.sql, null),
+      alerts: new Alerts(db.sql, { worker: null }),
     });
     const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
     const server = Deno.serve({
