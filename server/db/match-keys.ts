@@ -2,8 +2,26 @@
  * Detection's lookup keys: each event's key set (event_key_sets: its keys stamped with spans of
  * days, under a GIN index) and the candidates a batch's keys find, in one statement.
  */
+
 import type { Sql } from "postgres";
-import type { CandidateBounds, DaySpan } from "../duplicates/lookup-keys.ts";
+
+/** Days since 1970-01-01 (UTC), first and last, both included. */
+export interface DaySpan {
+  first: number;
+  last: number;
+}
+
+/** What a candidate must be near to be worth comparing with a listing: a span, a latitude band. */
+export interface CandidateBounds {
+  /** The listing's start, to rank candidates by. */
+  at: Date;
+  from: Date;
+  to: Date;
+  /** Null when the listing has no coordinates or is online; online candidates are never cut. */
+  latitudes: [number, number] | null;
+  /** The days whose stored keys can name such a candidate (a long listing's first MAX_DAYS). */
+  days: DaySpan;
+}
 
 /** What detection reads of an event: the matcher's fields and the canonical rule's. */
 export interface MatchRow {

@@ -5,6 +5,7 @@
  * Each listing stores those keys (hashed to 53 bits) with its days, and looks them up over the
  * days its candidate window reaches (server/db/match-keys.ts).
  */
+import type { CandidateBounds, DaySpan } from "../db/match-keys.ts";
 import type { MatchFacts } from "./match-facts.ts";
 import { initialsOf } from "./normalise-title.ts";
 import { KIND_WORDS } from "../matching-names.ts";
@@ -132,12 +133,6 @@ export const storedKeys = (f: MatchFacts): number[] => keysOf(f, "stored");
 /** What a listing looks up, over the days its candidates may hold (`candidateBounds`). */
 export const probeKeys = (f: MatchFacts): number[] => keysOf(f, "probe");
 
-/** Days since 1970-01-01 (UTC), first and last, both included. */
-export interface DaySpan {
-  first: number;
-  last: number;
-}
-
 const dayOf = (ms: number) => Math.floor(ms / DAY);
 
 /** The latitude `f`'s candidates are banded by: none without coordinates, or online (anywhere). */
@@ -156,18 +151,6 @@ export function storedDays(f: MatchFacts): DaySpan {
 // 111.2 km). tests/duplicates/lookup-keys.test.ts holds the matcher to both.
 const WINDOW_MS = 60 * 3_600_000;
 const FAR_DEGREES = 1.1;
-
-/** What a candidate must be near to be worth comparing with `f`: a span, and a latitude band. */
-export interface CandidateBounds {
-  /** `f`'s start, to rank candidates by. */
-  at: Date;
-  from: Date;
-  to: Date;
-  /** Null when `f` has no coordinates or is online; online candidates are never cut by it. */
-  latitudes: [number, number] | null;
-  /** The days whose stored keys can name such a candidate (a long listing's first MAX_DAYS). */
-  days: DaySpan;
-}
 
 /** The bounds a candidate must fall in to be worth comparing with `f`. */
 export function candidateBounds(f: MatchFacts): CandidateBounds {

@@ -1,0 +1,222 @@
+/**
+ * The text ranking as event ids: exactly the best `limit` events by BM25F (server/db/text-bm25.ts)
+ * among every event within the filters that holds a word of the query, ties by start time, then
+ * id. Whole events are built by the caller, for the page it keeps only.
+ *
+ * The threshold algorithm over postings ordered by impact (event_text_postings, migration 029):
+ * read the best postings of each of the query's lexemes, score their events exactly, and stop when
+ * the page's last score beats what any event outside those postings could score (the postings not
+ * read bound each word's factor); otherwise read four times as many of the word whose unread
+ * postings could add the most. Filters that keep few events
+ * are scored whole instead: every event they keep that holds a word.
+ *
+ * Where postings are flat (thousands of events with nearly the same factor for each word), the
+ * bound falls slowly. The page found so far then also says which words every better event must
+ * hold: a word whose absence caps an event below the page's last score, however high its other
+ * words' factors. When few events hold all such words, they are scored whole at once: every event
+ * outside them scores less than the page already holds.
+ *
+ * Collapsing duplicate groups is asked of the ranking's best events only, as the page needs
+ * them: a hidden event is skipped and the next one taken, so the page is the best `limit` events
+ * that show, and events in no group (most) cost nothing more.
+ */
+import type { Sql } from "postgres";
+import type { EventFilters } from "./event-filters.ts";
+import { estimatedEvents } from "./filter-estimate.ts";
+import { boundOutside, scoreOf, wordFrequency, wordIdf } from "./text-bm25.ts";
+import { type EventLexemes, everyHolder, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
+import { bestPostings, type PostingsRead } from "./text-postings.ts";
+import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
+
+/** An event of a ranking, by id, with its score there. */
+export interface Match {
+  id: string;
+  score: number;
+}
+
+/** An event of the text ranking. */
+export interface TextMatch extends Match {
+  /** Whether the event holds every word of the query that some event holds. */
+  everyWord: boolean;
+  /** The share of the query's words the event holds, each word counting its idf (0-1). */
+  coverage: number;
+}
+
+/** Postings read per lexeme first, at least: a page and some room for the filters. */
+const FIRST_READ = 64;
+/** Filters the planner expects to keep at most this many events are scored whole. */
+const FEW_KEPT = 4_000;
+
+/** How the page is found (not what it is): the defaults are what search uses. */
+export interface TextMatchWays {
+  /** Postings read per lexeme in the first round (then four times as many each round). */
+  firstRead?: number;
+  /** Filters the planner expects to keep at most this many events are scored whole. */
+  fewKept?: number;
+}
+
+/** The best `limit` text matches of `query` within the filters, `score` being BM25F. */
+export async function textMatches(
+  sql: Sql,
+  query: string,
+  filters: Omit<EventFilters, "q">,
+  limit: number,
+  ways: TextMatchWays = {},
+): Promise<TextMatch[]> {
+  const terms = await textTermsOf(sql, query);
+  const idfs = terms.words.map((w) => wordIdf(w, terms));
+  if (limit <= 0 || idfs.every((idf) => idf === 0)) return [];
+  const lexemes = [
+    ...new Set(
+      terms.words.flatMap((w, i) => idfs[i] === 0 ? [] : [...w.parts, ...w.wholes]),
+    ),
+  ];
+  const rank = (events: Iterable<EventLexemes>) => ranked(events, { terms, idfs, lexemes });
+  const hidden = new Map<string, boolean>();
+  const pageOf = (ranking: TextMatch[]) =>
+    shownFirst(ranking, limit, hidden, (ids) => hiddenOf(sql, { ids, lexemes, filters }));
+  const few = ways.fewKept ?? FEW_KEPT;
+  if (await keepsFew(sql, filters, few)) {
+    return await pageOf(rank((await everyHolder(sql, { lexemes, filters }))!));
+  }
+  // How many words the last try of the conjunction required (more required: fewer events).
+  let requiredTried = 0;
+  const scored = new Map<string, EventLexemes | null>();
+  const counts = new Map(
+    lexemes.map((l) => [l, ways.firstRead ?? Math.max(FIRST_READ, limit * 4)]),
+  );
+  const read = new Map<string, PostingsRead>();
+  for (let asked = lexemes; asked.length > 0; asked = toGrow()) {
+    for (const l of asked) counts.set(l, read.has(l) ? counts.get(l)! * 4 : counts.get(l)!);
+    for (const [count, group] of byCount(asked, counts)) {
+      for (const [l, r] of await bestPostings(sql, group, count)) read.set(l, r);
+    }
+    const unseen = [...new Set(asked.flatMap((l) => read.get(l)!.ids))]
+      .filter((id) => !scored.has(id));
+    const found = await frequenciesOf(sql, { ids: unseen, lexemes, filters });
+    for (const id of unseen) scored.set(id, null);
+    for (const e of found) scored.set(e.id, e);
+    const page = await pageOf(rank(kept(scored.values())));
+    const complete = [...read.values()].every((r) => r.cutoff === 0);
+    if (complete || (page.length === limit && page[limit - 1].score > bound())) return page;
+    const every = page.length === limit ? requiredWords(page[limit - 1].score) : [];
+    if (every.length > requiredTried) {
+      requiredTried = every.length;
+      const holders = await everyHolder(sql, { lexemes, filters, every, most: few });
+      if (holders !== null) return await pageOf(rank(holders));
+    }
+  }
+  return await pageOf(rank(kept(scored.values())));
+
+  /**
+   * The words every event scoring at least `floor` holds: those without which the most the other
+   * words can add (each at its best posting's factor) stays below it.
+   */
+  function requiredWords(floor: number): TextWord[] {
+    const top = (l: string) => read.get(l)?.top ?? 0;
+    const best = terms.words.map((word, i) =>
+      idfs[i] === 0 ? 0 : boundOutside([word], {
+        idfs: [idfs[i]],
+        meanLength: terms.meanLength,
+        cutoff: top,
+      })
+    );
+    const total = best.reduce((a, b) => a + b, 0);
+    return terms.words.filter((_, i) => idfs[i] > 0 && total - best[i] < floor);
+  }
+
+  function cutoff(l: string): number {
+    return read.get(l)?.cutoff ?? 0;
+  }
+
+  function bound(): number {
+    return boundOutside(terms.words, { idfs, meanLength: terms.meanLength, cutoff });
+  }
+
+  /**
+   * The unread lexemes of the word whose unread postings could add the most: reading a common
+   * word's flat list further lowers the bound little and brings many events to score.
+   */
+  function toGrow(): string[] {
+    let best: string[] = [];
+    let most = -1;
+    terms.words.forEach((word, i) => {
+      const open = [...word.parts, ...word.wholes].filter((l) => cutoff(l) > 0);
+      if (idfs[i] === 0 || open.length === 0) return;
+      const adds = boundOutside([word], { idfs: [idfs[i]], meanLength: terms.meanLength, cutoff });
+      if (adds > most) [best, most] = [open, adds];
+    });
+    return best;
+  }
+}
+
+/**
+ * The first `limit` events of the ranking that are not hidden, asking `hiddenAmong` about the
+ * events not yet known (`known` remembers the answers), a few more than the page still needs at
+ * a time.
+ */
+async function shownFirst(
+  ranking: TextMatch[],
+  limit: number,
+  known: Map<string, boolean>,
+  hiddenAmong: (ids: string[]) => Promise<Set<string>>,
+): Promise<TextMatch[]> {
+  const page: TextMatch[] = [];
+  let next = 0;
+  while (page.length < limit && next < ranking.length) {
+    const batch = ranking.slice(next, next + (limit - page.length) * 2 + 8);
+    next += batch.length;
+    const unknown = batch.map((m) => m.id).filter((id) => !known.has(id));
+    const hidden = await hiddenAmong(unknown);
+    for (const id of unknown) known.set(id, hidden.has(id));
+    for (const m of batch) if (page.length < limit && !known.get(m.id)) page.push(m);
+  }
+  return page;
+}
+
+/** Lexemes grouped by how many postings to read of each. */
+function byCount(lexemes: string[], counts: Map<string, number>): Map<number, string[]> {
+  const groups = new Map<number, string[]>();
+  for (const l of lexemes) {
+    const count = counts.get(l)!;
+    groups.set(count, [...groups.get(count) ?? [], l]);
+  }
+  return groups;
+}
+
+function* kept(events: Iterable<EventLexemes | null>): Iterable<EventLexemes> {
+  for (const e of events) if (e !== null) yield e;
+}
+
+/** Whether the filters (besides collapsing duplicates) keep few events by the planner's estimate. */
+async function keepsFew(
+  sql: Sql,
+  filters: Omit<EventFilters, "q">,
+  few: number,
+): Promise<boolean> {
+  const { collapse: _, ...rest } = filters;
+  if (Object.values(rest).every((v) => v === undefined)) return false;
+  return await estimatedEvents(sql, filters) <= few;
+}
+
+/** Events holding a word, best first: by score, then start, then id. */
+function ranked(
+  events: Iterable<EventLexemes>,
+  o: { terms: TextTerms; idfs: number[]; lexemes: string[] },
+): TextMatch[] {
+  const at = new Map(o.lexemes.map((l, i) => [l, i]));
+  const scored: (TextMatch & { startsAt: number })[] = [];
+  for (const e of events) {
+    const tf = (l: string) => e.tfs[at.get(l) ?? -1] ?? 0;
+    const tfs = o.terms.words.map((w) => wordFrequency(w, tf));
+    const s = scoreOf({ length: e.length, tfs }, {
+      idfs: o.idfs,
+      meanLength: o.terms.meanLength,
+    });
+    if (s.score > 0) scored.push({ id: e.id, startsAt: e.starts_at.getTime(), ...s });
+  }
+  scored.sort((a, b) =>
+    b.score - a.score || a.startsAt - b.startsAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+  return scored.map(({ id, score, everyWord, coverage }) => ({ id, score, everyWord, coverage }));
+}
