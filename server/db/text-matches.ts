@@ -6,9 +6,9 @@
  * The threshold algorithm over postings ordered by impact (event_text_postings, migration 029):
  * read the best postings of each of the query's lexemes, score their events exactly, and stop when
  * the page's last score beats what any event outside those postings could score (the postings not
- * read bound each word's factor); otherwise read more of the word whose unread postings could
- * add the most: four times as many, or as deep as closes the bound at the page's last score.
- * Filters that keep few events are scored whole instead: every event they keep that holds a word.
+ * read bound each word's factor); otherwise read four times as many of the word whose unread
+ * postings could add the most. Filters that keep few events
+ * are scored whole instead: every event they keep that holds a word.
  *
  * Where postings are flat (thousands of events with nearly the same factor for each word), the
  * bound falls slowly. The page found so far then also says which words every better event must
