@@ -23,9 +23,9 @@
 import type { Sql } from "postgres";
 import type { EventFilters } from "./event-filters.ts";
 import { estimatedEvents } from "./filter-estimate.ts";
-import { boundOutside, factorBound, scoreOf, wordFrequency, wordIdf } from "./text-bm25.ts";
+import { boundOutside, scoreOf, wordFrequency, wordIdf } from "./text-bm25.ts";
 import { type EventLexemes, everyHolder, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
-import { bestPostings, postingsAbove, type PostingsRead } from "./text-postings.ts";
+import { bestPostings, type PostingsRead } from "./text-postings.ts";
 import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
 
 /** An event of a ranking, by id, with its score there. */
@@ -86,12 +86,8 @@ export async function textMatches(
     lexemes.map((l) => [l, ways.firstRead ?? Math.max(FIRST_READ, limit * 4)]),
   );
   const read = new Map<string, PostingsRead>();
-  // The page's last score once the page is full: what the bound must fall below.
-  let floor = 0;
   for (let asked = lexemes; asked.length > 0; asked = toGrow()) {
-    for (const l of asked) {
-      if (read.has(l)) counts.set(l, Math.max(counts.get(l)! * 4, await depthToClose(l)));
-    }
+    for (const l of asked) counts.set(l, read.has(l) ? counts.get(l)! * 4 : counts.get(l)!);
     for (const [count, group] of byCount(asked, counts)) {
       for (const [l, r] of await bestPostings(sql, group, count)) read.set(l, r);
     }
@@ -101,7 +97,6 @@ export async function textMatches(
     for (const id of unseen) scored.set(id, null);
     for (const e of found) scored.set(e.id, e);
     const page = await pageOf(rank(kept(scored.values())));
-    if (page.length === limit) floor = page[limit - 1].score;
     const complete = [...read.values()].every((r) => r.cutoff === 0);
     if (complete || (page.length === limit && page[limit - 1].score > bound())) return page;
     const every = page.length === limit ? requiredWords(page[limit - 1].score) : [];
@@ -128,28 +123,6 @@ export async function textMatches(
     );
     const total = best.reduce((a, b) => a + b, 0);
     return terms.words.filter((_, i) => idfs[i] > 0 && total - best[i] < floor);
-  }
-
-  /**
-   * For a word of one lexeme: how many of its postings to read so that, the other words' cutoffs
-   * as they are, the bound falls below the page's last score (0 when no depth can do it alone or
-   * the page is not full). Reading that deep at once saves the rounds of growing it fourfold.
-   */
-  async function depthToClose(l: string): Promise<number> {
-    const i = terms.words.findIndex((w) => w.parts.length === 1 && w.parts[0] === l);
-    if (floor <= 0 || i < 0 || terms.words[i].wholes.length > 0 || idfs[i] === 0) return 0;
-    const mean = terms.meanLength;
-    const room = (floor - (bound() - idfs[i] * factorBound(cutoff(l), mean))) / idfs[i];
-    if (room <= 0) return 0;
-    // The highest impact whose factor bound stays below `room`: the bound rises with the impact.
-    let [low, high] = [0, cutoff(l)];
-    if (factorBound(high, mean) < room) return 0;
-    for (let step = 0; step < 40; step++) {
-      const mid = (low + high) / 2;
-      if (factorBound(mid, mean) < room) low = mid;
-      else high = mid;
-    }
-    return await postingsAbove(sql, l, low) + 1;
   }
 
   function cutoff(l: string): number {

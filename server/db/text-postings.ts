@@ -43,11 +43,3 @@ export async function bestPostings(
   }
   return read;
 }
-
-/** How many postings of `lexeme` have an impact above `impact`. */
-export async function postingsAbove(sql: Sql, lexeme: string, impact: number): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM event_text_postings
-    WHERE lexeme = ${lexeme} AND impact > ${impact}::float8`;
-  return row.n;
-}
