@@ -12,9 +12,9 @@
  */
 import { EventInput } from "../../shared/event-schema.ts";
 import { type MatchFacts, matchFactsOf } from "../../server/duplicates/match-facts.ts";
+import type { DaySpan } from "../../server/db/match-keys.ts";
 import {
   candidateBounds,
-  type DaySpan,
   probeKeys,
   storedDays,
   storedKeys,
