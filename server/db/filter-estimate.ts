@@ -4,7 +4,7 @@
  * (server/db/soonest-matches.ts). Planning a one-table statement costs well under a millisecond,
  * and estimates change slowly, so each is remembered for a minute.
  */
-import type { Sql } from "postgres";
+import type { Fragment, Sql } from "postgres";
 import { type EventFilters, filterConditions } from "./event-filters.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 
@@ -24,13 +24,18 @@ export async function estimatedEvents(
   const key = JSON.stringify(filters);
   const hit = known.get(key);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.rows;
-  // Planned for the values, as the readers that use the estimate are.
-  const [row] = await plannedWithValues(
-    sql<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }[]>`
-    EXPLAIN (FORMAT JSON) SELECT 1 FROM events e WHERE ${filterConditions(sql, filters)}`,
-  );
-  const rows = Math.max(1, row["QUERY PLAN"][0].Plan["Plan Rows"]);
+  const rows = Math.max(1, await plannedRows(sql, filterConditions(sql, filters)));
   if (known.size >= MAX_REMEMBERED) known.clear();
   known.set(key, { rows, at: Date.now() });
   return rows;
+}
+
+/** The planner's estimate of the events meeting `condition` (on `e`), planned for its values. */
+export async function plannedRows(sql: Sql, condition: Fragment): Promise<number> {
+  // Planned for the values, as the readers that use the estimate are.
+  const [row] = await plannedWithValues(
+    sql<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }[]>`
+    EXPLAIN (FORMAT JSON) SELECT 1 FROM events e WHERE ${condition}`,
+  );
+  return row["QUERY PLAN"][0].Plan["Plan Rows"];
 }

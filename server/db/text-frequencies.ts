@@ -8,6 +8,7 @@
  */
 import type { Fragment, Sql } from "postgres";
 import { type EventFilters, filterConditions, shownCollapsed } from "./event-filters.ts";
+import { plannedRows } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 import type { TextWord } from "./text-terms.ts";
 
@@ -70,11 +71,7 @@ export async function everyHolder(
   if (o.most !== undefined) {
     // The planner estimates a conjunction of words from their statistics together, not as if
     // independent ("machine & learning": 11,000 expected, 14,000 held, 2,000 if independent).
-    const [plan] = await plannedWithValues(
-      sql<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }[]>`
-        EXPLAIN (FORMAT JSON) SELECT 1 FROM events e WHERE ${where}`,
-    );
-    if (plan["QUERY PLAN"][0].Plan["Plan Rows"] > o.most) return null;
+    if (await plannedRows(sql, where) > o.most) return null;
   }
   const rows = await plannedWithValues(sql<EventLexemes[]>`
     SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs

@@ -143,8 +143,8 @@ async function learnHeld(
 
 /** Where each phrase (words) first occurs in the reading, for those that do. */
 function spansOf(r: Reading, phrases: string[][]): { start: number; end: number }[] {
-  return phrases.map((p) => ({ start: indexOf(r, p), end: indexOf(r, p) + p.length }))
-    .filter((s) => s.start >= 0);
+  return phrases.map((p) => ({ start: indexOf(r, p), length: p.length }))
+    .filter((s) => s.start >= 0).map((s) => ({ start: s.start, end: s.start + s.length }));
 }
 
 /** Words that join a phrase to its neighbours without making a phrase of them. */
