@@ -1,7 +1,7 @@
 /**
  * The CFP fields through the built CLI: CSV columns by their names and the names conference lists
  * use (cfpUrl, cfpEndDate, cfp_deadline), JSON passed through, the refusals reported offline by
- * `events validate`, and X-CFP-URL / X-CFP-CLOSES read from a calendar (docs/cli.md).
+ * `events validate`, and X-CFP-URL / X-CFP-CLOSES read from a calendar (docs/feed-formats.md).
  */
 import assert from "node:assert/strict";
 import { runCli } from "../../dev-support/run-cli.ts";
