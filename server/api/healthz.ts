@@ -37,7 +37,7 @@ const _documented: SameKeys<AiSearchHealth, z.infer<typeof AiHealth>> = true;
 const _typed: z.infer<typeof AiHealth> = {} as AiSearchHealth;
 
 const Storage = z.object({
-  free_bytes: z.number().int(),
+  free_bytes: z.number().int().meta({ description: "Free space, rounded down to a whole MiB." }),
   min_free_bytes: z.number().int().meta({
     description: "The reserve (DATA_MIN_FREE_MB): below it, requests that write get 503.",
   }),
