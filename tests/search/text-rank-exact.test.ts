@@ -2,7 +2,8 @@
  * Text search's page is BM25F as docs/search.md defines it, over every event that holds a word of
  * the query, with the statistics of the events stored at that moment: checked against a
  * brute-force scorer written here, on random corpora and queries, right after each push and
- * delete, on both databases. The scorer reads each event's lexemes with their fields from the
+ * delete and edit, on both databases; and the postings the ranking reads are, after each, exactly those
+ * the stored events give (an edit or delete that left one behind would skew every later bound). The scorer reads each event's lexemes with their fields from the
  * database (stemming is PostgreSQL's) and the query's words as event_text_terms reads them, and
  * counts everything else itself.
  */
@@ -65,6 +66,7 @@ const eventArb = fc.record({
 const caseArb = fc.record({
   events: fc.array(eventArb, { minLength: 1, maxLength: 40 }),
   removed: fc.array(fc.nat(), { maxLength: 5 }),
+  edited: fc.array(fc.record({ at: fc.nat(), words: words(6) }), { maxLength: 4 }),
   query: fc.array(fc.constantFrom(...VOCABULARY, "zyzzyva"), { minLength: 1, maxLength: 3 })
     .map((w) => w.join(" ")),
   limit: fc.integer({ min: 1, max: 12 }),
@@ -85,6 +87,7 @@ const rareCaseArb = fc.record({
     { minLength: 15, maxLength: 60 },
   ),
   removed: fc.array(fc.nat(), { maxLength: 5 }),
+  edited: fc.array(fc.record({ at: fc.nat(), words: fillerWords(6) }), { maxLength: 4 }),
   query: fc.uniqueArray(fc.constantFrom(...RARE), { minLength: 2, maxLength: 3 })
     .map((w) => w.join(" ")),
   limit: fc.integer({ min: 1, max: 3 }),
@@ -146,8 +149,16 @@ async function bruteForce(
 type RandomEvent = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
 
 async function store(sql: Sql, writer: Writer, events: RandomEvent[]) {
+  const inputs = eventInputs(events);
+  for (let i = 0; i < inputs.length; i += 15) {
+    await upsertEvents(sql, writer, inputs.slice(i, i + 15));
+  }
+}
+
+/** The events as pushed: the i-th is external id i, so pushing it again edits it. */
+function eventInputs(events: RandomEvent[]) {
   const day = Date.now() + 86_400_000;
-  const inputs = events.map((e, i) =>
+  return events.map((e, i) =>
     EventInput.parse(sampleEvent(i, {
       title: e.title,
       description: e.description === "" ? undefined : e.description,
@@ -156,9 +167,22 @@ async function store(sql: Sql, writer: Writer, events: RandomEvent[]) {
       starts_at: new Date(day + e.day * 86_400_000).toISOString(),
     }))
   );
-  for (let i = 0; i < inputs.length; i += 15) {
-    await upsertEvents(sql, writer, inputs.slice(i, i + 15));
-  }
+}
+
+/** Postings the table holds and the stored events do not give, or the reverse (none expected). */
+async function strayPostings(sql: Sql): Promise<number> {
+  const [{ stray }] = await sql<{ stray: number }[]>`
+    WITH given AS (
+      SELECT u.lexeme, event_text_impact(event_text_tf(u.weights), length(e.search_vector)) AS impact,
+             e.id AS event_id
+      FROM events e, unnest(e.search_vector) AS u
+    )
+    SELECT (SELECT count(*) FROM (
+              (SELECT lexeme, impact, event_id FROM event_text_postings EXCEPT ALL SELECT * FROM given)
+              UNION ALL
+              (SELECT * FROM given EXCEPT ALL SELECT lexeme, impact, event_id FROM event_text_postings)
+            ) AS d)::int AS stray`;
+  return stray;
 }
 
 for (const kind of testBackends()) {
@@ -175,6 +199,16 @@ for (const kind of testBackends()) {
               .map((r) => r.id);
             const removed = c.removed.map((i) => ids[i % ids.length]);
             await db.sql`DELETE FROM events WHERE id = ANY (${removed}::uuid[])`;
+            const inputs = eventInputs(c.events);
+            const edits = c.edited.map(({ at, words }) => {
+              const input = inputs[at % inputs.length];
+              return { ...input, description: `${input.description ?? ""} ${words}`.trim() };
+            });
+            // One edit per event in a batch: the upsert takes each external id once.
+            for (const edit of new Map(edits.map((e) => [e.external_id, e])).values()) {
+              await upsertEvents(db.sql, writer, [edit]);
+            }
+            assert.equal(await strayPostings(db.sql), 0);
             const filters = c.city === undefined ? {} : { city: c.city };
             const page = await textMatches(db.sql, c.query, filters, c.limit, {
               firstRead: c.firstRead,
