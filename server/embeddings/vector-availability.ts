@@ -22,7 +22,9 @@ export class VectorAvailability {
 
   constructor(sql: Sql, options: VectorAvailabilityOptions) {
     this.#sql = sql;
-    this.#o = { recheckMs: 60_000, ...options };
+    // `?? `, not a spread: callers pass `recheckMs: undefined` through, which a spread would keep,
+    // and "unavailable" was then checked again on every search.
+    this.#o = { ...options, recheckMs: options.recheckMs ?? 60_000 };
   }
 
   /** The current state, preparing the store on first use and re-checking when it is due. */
