@@ -88,7 +88,7 @@ export async function everyWordQuery(sql: Sql, q: string | null): Promise<string
   if (q === null) return null;
   const [row] = await sql<{ query: string | null }[]>`
     SELECT event_text_at_least(w.words, cardinality(w.words))::text AS query
-    FROM event_text_words(${q}) AS w`;
+    FROM event_text_words(event_text_normalised(${q})) AS w`;
   return row.query ?? "";
 }
 

@@ -20,6 +20,6 @@ export interface TextQuery {
  */
 export async function textQueryOf(sql: Sql, query: string): Promise<TextQuery | null> {
   const [row] = await sql<{ tiers: string[] }[]>`
-    SELECT event_text_search_tiers(${query})::text[] AS tiers`;
+    SELECT event_text_search_tiers(event_text_normalised(${query}))::text[] AS tiers`;
   return row.tiers.length === 0 ? null : { tiers: row.tiers };
 }

@@ -1,5 +1,6 @@
 /**
- * What a text search scores: the query's words (event_text_terms, migration 029), each as the
+ * What a text search scores: the query's words (event_text_terms, migration 029, after the rewrite
+ * of technologists' spellings that the events' text gets too, event_text_normalised, 037), each as the
  * lexemes of its parts and the single lexemes that spell it whole, with how many events hold each
  * lexeme and the corpus' size and total length, all as of this statement: the statistics change in
  * the transaction that changes the events, so a search right after a push ranks with them.
@@ -29,7 +30,8 @@ export const MAX_WORDS = 10;
 /** The scoring words of `query` and their statistics; no words when it has none. */
 export async function textTermsOf(sql: Sql, query: string): Promise<TextTerms> {
   const words = await sql<TextWord[]>`
-    SELECT parts, wholes FROM event_text_search_terms(${query}, ${MAX_WORDS})`;
+    SELECT parts, wholes
+    FROM event_text_search_terms(event_text_normalised(${query}), ${MAX_WORDS})`;
   const lexemes = [...new Set(words.flatMap((w) => [...w.parts, ...w.wholes]))];
   const [counts, [totals]] = await Promise.all([
     sql<{ lexeme: string; docs: string }[]>`

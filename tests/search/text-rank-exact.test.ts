@@ -107,7 +107,7 @@ async function bruteForce(
   o: { query: string; limit: number; city?: string },
 ): Promise<Scored[]> {
   const terms = await sql<{ parts: string[]; wholes: string[] }[]>`
-    SELECT parts, wholes FROM event_text_search_terms(${o.query}, 10)`;
+    SELECT parts, wholes FROM event_text_search_terms(event_text_normalised(${o.query}), 10)`;
   const rows = await sql<
     { id: string; starts_at: Date; city: string; lexeme: string; weights: string[] }[]
   >`

@@ -288,3 +288,59 @@ for (const kind of testBackends()) {
     }
   });
 }
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] technologists' names: C#, C++ and F# apart, .NET, dotted names by their parts`, async (t) => {
+    const db = await openTestDatabase(kind);
+    try {
+      const writer = await insertWriterKey(db.sql, "tech-names");
+      const titles: [string, string][] = [
+        ["csharp", "C# Days"],
+        ["cpp", "C++ Now"],
+        ["fsharp", "F# eXchange"],
+        ["c", "C programming from scratch"],
+        ["dotnet", ".NET Conf"],
+        ["node", "Node.js Interactive"],
+        ["vue", "Vue.js Amsterdam"],
+        ["socket", "Realtime apps with socket.io"],
+      ];
+      await upsertEvents(
+        db.sql,
+        writer,
+        titles.map(([id, title], i) =>
+          EventInput.parse(sampleEvent(i, {
+            external_id: id,
+            title,
+            description: "A day of talks.",
+            starts_at: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(),
+          }))
+        ),
+      );
+      const cases: [string, string[]][] = [
+        ["c#", ["csharp"]],
+        ["C# conference", ["csharp"]],
+        ["csharp", ["csharp"]],
+        ["c++", ["cpp"]],
+        ["f#", ["fsharp"]],
+        [".net", ["dotnet"]],
+        ["dotnet", ["dotnet"]],
+        ["node", ["node"]],
+        ["nodejs", ["node"]],
+        ["node.js", ["node"]],
+        ["vue", ["vue"]],
+        ["socket.io", ["socket"]],
+      ];
+      for (const [q, expected] of cases) {
+        await t.step(`"${q}" finds ${expected.join(", ")} and nothing else`, async () => {
+          assert.deepEqual(await ranked(db.sql, q), expected, "text ranking");
+          assert.deepEqual(await listed(db.sql, q), expected, "?q= listing");
+        });
+      }
+      await t.step(`"c" still finds the C language only, not C#, C++ or F#`, async () => {
+        assert.deepEqual(await ranked(db.sql, "c"), ["c"]);
+      });
+    } finally {
+      await db.close();
+    }
+  });
+}
