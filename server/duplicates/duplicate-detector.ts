@@ -2,6 +2,12 @@
  * Detection after commit, on both databases. A batch's transaction only queues the events it
  * wrote (server/db/duplicate-queue.ts); after its commit the detector is woken and detects up to
  * `batchSize` queued events per transaction under the duplicates lock. Reads never wait for it.
+ *
+ * Grouping's delay is bounded in time, not in events: the detector measures how many events a
+ * second it detects, and a push waits while more are queued than it detects in a second
+ * (`roomToQueue`), while one take holds what it detects in half a second. So an event is grouped
+ * within about two seconds of its push's answer on a slow machine as on a fast one, and pushes
+ * slow down to the pace of detection instead of the delay growing.
  * Queued rows outlive a stop: `start()` takes what a stopped server left, and looks again every
  * minute. A failure that may pass (the database away) is tried again later; any other sends the
  * detector through the queue one event at a time, and an event failing alone is dropped (logged).
@@ -15,10 +21,16 @@ import type { DetectionTimings } from "./detect-duplicates.ts";
 
 /** How a detector runs. */
 export interface DetectorOptions {
-  /** Queued events taken in one transaction. */
+  /** Queued events taken in one transaction, at most (fewer when detection is slow). */
   batchSize?: number;
-  /** Events queued and not yet taken past which `roomToQueue()` waits: ingestion slows down. */
+  /**
+   * Events queued and not yet taken past which `roomToQueue()` waits, at most (fewer when
+   * detection is slow): ingestion slows down.
+   */
   maxBacklog?: number;
+  /** The time a take's worth and a backlog's worth of events may take to detect. */
+  takeMs?: number;
+  backlogMs?: number;
   /** After a failed run, the first wait before trying again (doubled each time, at most 30 s). */
   retryMs?: number;
   /** Milliseconds of each detection step, added up (benchmarks). */
@@ -28,6 +40,9 @@ export interface DetectorOptions {
 }
 
 const MAX_RETRY_MS = 30_000;
+/** The fewest events a take holds and a backlog allows, however slow detection is. */
+const MIN_TAKE = 50;
+const MIN_BACKLOG = 100;
 // After start(), how often to look for what other servers left queued.
 const POLL_MS = 60_000;
 
@@ -40,7 +55,15 @@ export interface DetectionFollowUp {
 /** Detects queued events in the background; see the module comment. */
 export class DuplicateDetector {
   readonly #sql: Sql;
-  readonly #o: DetectorOptions & { batchSize: number; maxBacklog: number; retryMs: number };
+  readonly #o: DetectorOptions & {
+    batchSize: number;
+    maxBacklog: number;
+    retryMs: number;
+    takeMs: number;
+    backlogMs: number;
+  };
+  /** Events detected per millisecond, averaged over recent takes (0 until one is measured). */
+  #rate = 0;
   #poll: ReturnType<typeof setInterval> | null = null;
   /** Wakes so far, and how many of them are detected: each wake is one committed batch. */
   #requested = 0;
@@ -56,7 +79,14 @@ export class DuplicateDetector {
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
-    this.#o = { batchSize: 500, maxBacklog: 1_000, retryMs: 1_000, ...options };
+    this.#o = {
+      ...options,
+      batchSize: options.batchSize ?? 500,
+      maxBacklog: options.maxBacklog ?? 1_000,
+      retryMs: options.retryMs ?? 1_000,
+      takeMs: options.takeMs ?? 500,
+      backlogMs: options.backlogMs ?? 1_000,
+    };
   }
 
   /** In a pushed batch's transaction, after its upsert: queues what it wrote. */
@@ -131,7 +161,14 @@ export class DuplicateDetector {
   }
 
   #hasRoom(): boolean {
-    return this.#queued - this.#taken <= this.#o.maxBacklog || this.#failures > 0 || this.#stopped;
+    const room = this.#paced(this.#o.maxBacklog, this.#o.backlogMs, MIN_BACKLOG);
+    return this.#queued - this.#taken <= room || this.#failures > 0 || this.#stopped;
+  }
+
+  /** `most`, or fewer: what detection gets through in `ms` at its measured pace, at least `least`. */
+  #paced(most: number, ms: number, least: number): number {
+    if (this.#rate === 0) return most;
+    return Math.min(most, Math.max(least, Math.round(this.#rate * ms)));
   }
 
   /** Stops taking work and waits for the run in progress; what is queued stays queued. */
@@ -167,20 +204,23 @@ export class DuplicateDetector {
 
   /** Detects queued events until a take finds fewer than it asked for (the queue was empty). */
   async #drain(): Promise<void> {
-    let limit = this.#o.batchSize;
+    let one = false;
     while (!this.#stopped) {
+      const limit = one ? 1 : this.#paced(this.#o.batchSize, this.#o.takeMs, MIN_TAKE);
       // Every batch woken for by now is committed, so this take or a later one sees its events.
       const upTo = this.#requested;
       let taken: number;
       try {
+        const started = performance.now();
         taken = await this.#detectQueued(limit);
+        this.#measure(taken, performance.now() - started);
         // Another server's queued events count as taken too: never past what this one queued.
         this.#taken = Math.min(this.#queued, this.#taken + taken);
         this.#wakeWaiters();
       } catch (err) {
         if (limit === 1 || isTransientFailure(err)) throw err;
         console.error("Duplicate detection failed; detecting queued events one at a time:", err);
-        limit = 1;
+        one = true;
         continue;
       }
       if (taken < limit) {
@@ -214,6 +254,13 @@ export class DuplicateDetector {
       console.error(`Cannot detect the duplicates of event ${taken[0]}; it stays ungrouped:`, err);
       return 1;
     }
+  }
+
+  /** Folds a take's pace into the average; takes of a few events say little and are skipped. */
+  #measure(taken: number, ms: number): void {
+    if (taken < MIN_TAKE / 5 || ms <= 0) return;
+    const rate = taken / ms;
+    this.#rate = this.#rate === 0 ? rate : 0.7 * this.#rate + 0.3 * rate;
   }
 
   #release(upTo: number): void {
