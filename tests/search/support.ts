@@ -1,4 +1,5 @@
 /** Helpers for search tests: calling the API as an operator and as the public. */
+import type { Sql } from "postgres";
 import type { TestServer } from "../../dev-support/test-server.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -49,4 +50,23 @@ export async function eventually(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting until ${what}`);
+}
+
+/**
+ * Postings the table holds and the stored events do not give, or the reverse: none is expected
+ * after any insert, edit or delete (one left behind would skew every later bound of the ranking).
+ */
+export async function strayPostings(sql: Sql): Promise<number> {
+  const [{ stray }] = await sql<{ stray: number }[]>`
+    WITH given AS (
+      SELECT u.lexeme, event_text_impact(event_text_tf(u.weights), length(e.search_vector))
+               AS impact, e.id AS event_id
+      FROM events e, unnest(e.search_vector) AS u
+    )
+    SELECT (SELECT count(*) FROM (
+      (SELECT lexeme, impact, event_id FROM event_text_postings EXCEPT ALL SELECT * FROM given)
+      UNION ALL
+      (SELECT * FROM given EXCEPT ALL SELECT lexeme, impact, event_id FROM event_text_postings)
+    ) AS d)::int AS stray`;
+  return stray;
 }

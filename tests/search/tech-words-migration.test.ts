@@ -11,6 +11,7 @@ import { rankByText } from "../../server/search/ranked-events.ts";
 import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
+import { strayPostings } from "./support.ts";
 
 /** event_search_vector as 001 made it, before 037. */
 const BEFORE_037 = `
@@ -63,18 +64,7 @@ for (const kind of testBackends()) {
       assert.deepEqual(await titleOf("c++"), ["C++ Now"]);
       assert.deepEqual(await titleOf("rust"), ["Rust Nation"]);
       // Postings and statistics are those the stored vectors give.
-      const [{ stray }] = await db.sql<{ stray: number }[]>`
-        WITH given AS (
-          SELECT u.lexeme, event_text_impact(event_text_tf(u.weights), length(e.search_vector))
-                   AS impact, e.id AS event_id
-          FROM events e, unnest(e.search_vector) AS u
-        )
-        SELECT (SELECT count(*) FROM (
-          (SELECT lexeme, impact, event_id FROM event_text_postings EXCEPT ALL SELECT * FROM given)
-          UNION ALL
-          (SELECT * FROM given EXCEPT ALL SELECT lexeme, impact, event_id FROM event_text_postings)
-        ) AS d)::int AS stray`;
-      assert.equal(stray, 0);
+      assert.equal(await strayPostings(db.sql), 0);
       const [{ wrong }] = await db.sql<{ wrong: number }[]>`
         SELECT count(*)::int AS wrong FROM (
           SELECT l, count(*) AS docs FROM events e, unnest(tsvector_to_array(e.search_vector)) AS l

@@ -16,6 +16,7 @@ import { textMatches } from "../../server/db/text-matches.ts";
 import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
+import { strayPostings } from "./support.ts";
 
 const VOCABULARY = [
   "rust",
@@ -167,22 +168,6 @@ function eventInputs(events: RandomEvent[]) {
       starts_at: new Date(day + e.day * 86_400_000).toISOString(),
     }))
   );
-}
-
-/** Postings the table holds and the stored events do not give, or the reverse (none expected). */
-async function strayPostings(sql: Sql): Promise<number> {
-  const [{ stray }] = await sql<{ stray: number }[]>`
-    WITH given AS (
-      SELECT u.lexeme, event_text_impact(event_text_tf(u.weights), length(e.search_vector)) AS impact,
-             e.id AS event_id
-      FROM events e, unnest(e.search_vector) AS u
-    )
-    SELECT (SELECT count(*) FROM (
-              (SELECT lexeme, impact, event_id FROM event_text_postings EXCEPT ALL SELECT * FROM given)
-              UNION ALL
-              (SELECT * FROM given EXCEPT ALL SELECT lexeme, impact, event_id FROM event_text_postings)
-            ) AS d)::int AS stray`;
-  return stray;
 }
 
 for (const kind of testBackends()) {

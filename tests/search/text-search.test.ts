@@ -49,6 +49,22 @@ async function seedCatalogue(sql: Sql): Promise<void> {
   );
 }
 
+/** Events of the given [external id, title], one a day from tomorrow, by one writer. */
+async function seedTitles(sql: Sql, writerName: string, titles: [string, string][]) {
+  const writer = await insertWriterKey(sql, writerName);
+  await upsertEvents(
+    sql,
+    writer,
+    titles.map(([id, title], i) =>
+      EventInput.parse(sampleEvent(i, {
+        external_id: id,
+        title,
+        starts_at: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(),
+      }))
+    ),
+  );
+}
+
 const ranked = async (sql: Sql, q: string, filters: Omit<EventFilters, "q"> = {}) =>
   (await rankByText(sql, q, filters, 20)).map((h) => h.event.external_id);
 
@@ -245,26 +261,14 @@ for (const kind of testBackends()) {
   Deno.test(`[${kind}] words match as people write them, joined, hyphenated or apart`, async (t) => {
     const db = await openTestDatabase(kind);
     try {
-      const writer = await insertWriterKey(db.sql, "spellings");
-      const titles: [string, string][] = [
+      await seedTitles(db.sql, "spellings", [
         ["hyphen", "Test-driven development in practice"],
         ["apart", "Test driven design for teams"],
         ["joined", "Testdriven katas"],
         ["slashed", "CI/CD pipelines that stay green"],
         ["spaced", "CI CD for beginners"],
         ["neither", "Driving tests for new drivers and test pilots"],
-      ];
-      await upsertEvents(
-        db.sql,
-        writer,
-        titles.map(([id, title], i) =>
-          EventInput.parse(sampleEvent(i, {
-            external_id: id,
-            title,
-            starts_at: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(),
-          }))
-        ),
-      );
+      ]);
       const top = async (q: string, n: number) => (await ranked(db.sql, q)).slice(0, n).sort();
       for (const q of ["test-driven", "test driven", "testdriven"]) {
         await t.step(`"${q}" finds every spelling first`, async () => {
@@ -293,8 +297,7 @@ for (const kind of testBackends()) {
   Deno.test(`[${kind}] technologists' names: C#, C++ and F# apart, .NET, dotted names by their parts`, async (t) => {
     const db = await openTestDatabase(kind);
     try {
-      const writer = await insertWriterKey(db.sql, "tech-names");
-      const titles: [string, string][] = [
+      await seedTitles(db.sql, "tech-names", [
         ["csharp", "C# Days"],
         ["cpp", "C++ Now"],
         ["fsharp", "F# eXchange"],
@@ -303,19 +306,7 @@ for (const kind of testBackends()) {
         ["node", "Node.js Interactive"],
         ["vue", "Vue.js Amsterdam"],
         ["socket", "Realtime apps with socket.io"],
-      ];
-      await upsertEvents(
-        db.sql,
-        writer,
-        titles.map(([id, title], i) =>
-          EventInput.parse(sampleEvent(i, {
-            external_id: id,
-            title,
-            description: "A day of talks.",
-            starts_at: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(),
-          }))
-        ),
-      );
+      ]);
       const cases: [string, string[]][] = [
         ["c#", ["csharp"]],
         ["C# conference", ["csharp"]],
