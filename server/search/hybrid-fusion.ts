@@ -41,6 +41,11 @@ export interface FusionSettings {
    */
   similaritySlope?: number;
   similarityPivot?: number;
+  /**
+   * Whether text matches are judged against every word of the query, counting the words no
+   * event holds (TextMatch.known), rather than against the words some event holds only.
+   */
+  wholeQuery?: boolean;
 }
 
 /**
@@ -60,6 +65,7 @@ export const HYBRID_FUSION: FusionSettings = {
   k: 20,
   byCoverage: true,
   weakTextBelow: 0.5,
+  wholeQuery: true,
 };
 
 /** One event of the fused ranking. */
@@ -76,6 +82,7 @@ export function fuseHybrid(
   settings: FusionSettings = HYBRID_FUSION,
 ): FusedMatch[] {
   const near = semantic.filter((m) => m.score >= settings.floor);
+  if (settings.wholeQuery) text = text.map(againstWholeQuery);
   const weak = settings.weakTextBelow !== undefined &&
     !text.some((m) => m.everyWord || m.coverage >= settings.weakTextBelow!);
   const textSettings = weak ? { ...settings, coveragePower: 2 } : settings;
@@ -95,6 +102,16 @@ export function fuseHybrid(
     score: f.score,
     ranks: { text: f.ranks.text, semantic: f.ranks.semantic },
   }));
+}
+
+/**
+ * A match judged against every word of the query: where some of the query's words are held by no
+ * event (a paraphrase against conference names), holding all the others is a partial match, and
+ * its share of the query counts the missing words too.
+ */
+function againstWholeQuery(m: TextMatch): TextMatch {
+  if (m.known >= 1) return m;
+  return { ...m, everyWord: false, coverage: m.coverage * m.known };
 }
 
 function semanticWeight(m: Match, settings: FusionSettings): number {
