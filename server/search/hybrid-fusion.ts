@@ -49,20 +49,20 @@ export interface FusionSettings {
 }
 
 /**
- * Measured on both corpora (docs/search-quality.md, docs/search.md): a text match of every word
- * weighs 3, a partial one between 0.5 and 3 by the share of the query's words (by idf) it holds, a
- * semantic one 1; k 20 lets each ranking's first places count more, and the floor drops unrelated
- * events. Where text matches are weak (conference names against a paraphrase) semantic leads; where
- * they hold most of a paraphrase's rare words (talk abstracts) text does. Fixed weights could not
- * do both (squared shares: conference paraphrases 0.313 -> 0.336, FOSDEM's 0.547 -> 0.516), so the
- * shares are squared only for a query no text match holds half of: conference paraphrases 0.336
- * (semantic 0.327), FOSDEM's 0.544, literal and place queries unchanged on both.
+ * Measured on both corpora (docs/search-quality.md, scripts/eval-fusion.ts): a text match of every
+ * word of the query weighs 3, a partial one between 0.5 and 3 by the share of the query's idf it
+ * holds (words no event holds counting too: conference paraphrases 0.310 -> 0.332, semantic 0.327),
+ * squared when no match holds half the query (meaning leads: squared always, FOSDEM paraphrases
+ * 0.547 -> 0.516), a semantic one 1. k 15 (20 before) lets each ranking's first places count a
+ * little more: FOSDEM literals 0.722 -> 0.725 (text 0.728), place queries 0.615 -> 0.620, the
+ * rest unchanged; 10 and 15 meet the bar, 12 passes it but costs FOSDEM paraphrases 0.006, 20
+ * misses FOSDEM literals by 0.001: a difference of one or two relevant events.
  */
 export const HYBRID_FUSION: FusionSettings = {
   everyWord: 3,
   partial: 0.5,
   floor: 0.3,
-  k: 20,
+  k: 15,
   byCoverage: true,
   weakTextBelow: 0.5,
   wholeQuery: true,
