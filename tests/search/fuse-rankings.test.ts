@@ -93,9 +93,9 @@ Deno.test("hybrid fusion: when no text match holds half the query, meaning outra
 
 Deno.test("hybrid fusion: holding every word the store knows is partial when the query says more", () => {
   const semantic = [{ id: "s1", score: 0.6 }, { id: "s2", score: 0.55 }, { id: "s3", score: 0.5 }];
-  // A paraphrase against conference names: one of its words ("systems") is held by some events,
-  // the others by none, and they hold three quarters of the query's idf. The event holding
-  // "systems" holds every word some event holds, but a quarter of the query.
+  // A paraphrase against conference names: one of its words is held by some events, the others
+  // by none, and they hold three quarters of the query's idf. An event holding the one holds
+  // every word some event holds, but a quarter of the query.
   const match = { id: "t1", score: 1, everyWord: true, coverage: 1, known: 0.25 };
   const fused = fuseHybrid([match], semantic);
   assert.deepEqual(fused.map((f) => f.id), ["s1", "s2", "s3", "t1"]);
