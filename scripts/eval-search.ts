@@ -7,6 +7,7 @@
  *   deno run -A scripts/eval-search.ts [--corpus conferences|fosdem] [--verbose]
  *                                      [--record <label>] [--text-only] [--fusions]
  *                                      [--event-text STYLE] [--niceness N]
+ *                                      [--rankings <file.json>] [--expansions]
  *
  * --record adds the run's figures under that label to docs/search-quality.json and rewrites
  * docs/search-quality.md from every recorded run (a run of one corpus replaces that corpus only).
@@ -14,6 +15,10 @@
  * measures the hybrid fusions of FUSION_VARIANTS (recorded as hybrid:<name> rows), to choose one.
  * --event-text embeds events in another style than the worker's, to compare: "chars=300" (the
  * description's opening), "country" (the place with its country), or both, comma-separated.
+ * --rankings writes, per query, its relevant events, the text and semantic pages and the two
+ * candidate rankings hybrid search fused, for scripts/eval-fusion.ts to measure fusions offline.
+ * --expansions also measures query expansion (EXPANSIONS), recorded as semantic:<name> and
+ * hybrid:<name> rows.
  * --niceness is the model thread's (EMBEDDINGS_LOCAL_NICENESS; default the server's): figures do
  * not depend on it, but at 19 on a busy machine embedding a corpus takes many times longer.
  */
@@ -31,7 +36,10 @@ import {
   type EventTextStyle,
 } from "../server/embeddings/embedding-text.ts";
 import { searchEvents, type SearchMode } from "../server/search/search-events.ts";
-import { type FusionSettings, HYBRID_FUSION } from "../server/search/hybrid-fusion.ts";
+import { fuseHybrid, type FusionSettings, HYBRID_FUSION } from "../server/search/hybrid-fusion.ts";
+import { type Match, type TextMatch, textMatches } from "../server/db/text-matches.ts";
+import { vectorMatches } from "../server/db/vector-matches.ts";
+import type { RecordedCorpus, RecordedQuery } from "./support/eval-rankings.ts";
 import { upsertEvents } from "../server/db/events.ts";
 import { setKeyTrust } from "../server/db/key-trust.ts";
 import type { EventRecord } from "../shared/event-schema.ts";
@@ -52,6 +60,8 @@ const { values } = parseArgs({
     fusions: { type: "boolean", default: false },
     "event-text": { type: "string" },
     niceness: { type: "string" },
+    rankings: { type: "string" },
+    expansions: { type: "boolean", default: false },
   },
 });
 const eventTextStyle = eventTextOption(values["event-text"]);
@@ -66,13 +76,27 @@ const FUSION_VARIANTS: Record<string, FusionSettings> = {
   "partial-0.25": { ...HYBRID_FUSION, partial: 0.25 },
   "semantic-1.25": { ...HYBRID_FUSION, semantic: 1.25 },
 };
+/**
+ * Query expansions --expansions measures: pseudo-relevance feedback in the model's space
+ * (Rocchio: the query's unit vector plus half the mean unit vector of the feedback events), the
+ * feedback being the query's three nearest events ("prf-neighbours") or the first three of its
+ * text ranking ("prf-text").
+ */
+const EXPANSIONS = ["prf-neighbours", "prf-text"] as const;
+const FEEDBACK_EVENTS = 3;
+const FEEDBACK_WEIGHT = 0.5;
 const MODES: SearchMode[] = values["text-only"] ? ["text"] : ["text", "semantic", "hybrid"];
 const now = new Date();
 
 const figures: Record<string, CorpusFigures> = {};
+const rankings: Record<string, RecordedCorpus> = {};
 for (const name of CORPUS_NAMES) {
   if (values.corpus !== undefined && values.corpus !== name) continue;
   figures[name] = await evaluate(name);
+}
+if (values.rankings) {
+  await Deno.writeTextFile(values.rankings, JSON.stringify(rankings));
+  console.log(`Rankings written to ${values.rankings}`);
 }
 if (values.record) {
   await recordRun(values.record, figures);
@@ -89,10 +113,37 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
     );
     const bm25 = await bm25Index(sql);
     const measured: Record<string, Measures[]> = {};
+    const externalIds = new Map(
+      (await sql<{ id: string; external_id: string }[]>`SELECT id, external_id FROM events`)
+        .map((r) => [r.id, r.external_id]),
+    );
+    const recorded: RecordedQuery[] = [];
     let short = 0;
     for (const query of corpus.queries) {
       const relevant = corpus.relevant(query);
       const line: string[] = [];
+      const kept: RecordedQuery = {
+        q: query.q,
+        kind: query.kind,
+        relevant: [...relevant],
+        pages: {},
+        text: [],
+        semantic: [],
+        expanded: {},
+      };
+      recorded.push(kept);
+      // Records the candidates hybrid search fuses, and fuses them as search does.
+      const fuse = (text: TextMatch[], semantic: Match[]) => {
+        kept.text = text.map((m) => ({
+          id: externalIds.get(m.id)!,
+          score: m.score,
+          everyWord: m.everyWord,
+          coverage: m.coverage,
+          known: m.known,
+        }));
+        kept.semantic = semantic.map((m) => ({ id: externalIds.get(m.id)!, score: m.score }));
+        return fuseHybrid(text, semantic);
+      };
       const record = (mode: string, ids: string[]) => {
         const m = measure(ids, relevant);
         for (const k of [query.kind, "all"]) (measured[`${k}/${mode}`] ??= []).push(m);
@@ -104,9 +155,11 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
           mode,
           filters: corpus.filters,
           limit: 10,
+          experiment: mode === "hybrid" && values.rankings ? { fuse } : undefined,
         });
         if (mode === "text" && hits.length < 10) short++;
         record(mode, hits.map((h) => h.event.external_id));
+        kept.pages[mode] = hits.map((h) => h.event.external_id);
       }
       record("bm25", await bm25.rank(query.q, 10));
       for (const [name, fusion] of Object.entries(values.fusions ? FUSION_VARIANTS : {})) {
@@ -118,6 +171,39 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
           experiment: { fusion },
         });
         record(`hybrid:${name}`, hits.map((h) => h.event.external_id));
+      }
+      for (const expansion of values.expansions ? EXPANSIONS : []) {
+        const queryVector = async (vector: number[]) => {
+          const status = await ai.availability.status();
+          if (!status.available) throw new Error(`AI search is unavailable: ${status.reason}`);
+          const feedback = expansion === "prf-text"
+            ? await textMatches(sql, query.q, corpus.filters, FEEDBACK_EVENTS)
+            : await vectorMatches(
+              sql,
+              { vector, model: status.model, iterativeScan: status.iterativeScan },
+              corpus.filters,
+              FEEDBACK_EVENTS,
+            );
+          return await rocchio(sql, vector, feedback.map((m) => m.id));
+        };
+        // Records the expanded query's semantic candidates, fused as search fuses.
+        const fuse = (text: TextMatch[], semantic: Match[]) => {
+          kept.expanded[expansion] = semantic.map((m) => ({
+            id: externalIds.get(m.id)!,
+            score: m.score,
+          }));
+          return fuseHybrid(text, semantic);
+        };
+        for (const mode of ["semantic", "hybrid"] as const) {
+          const { hits } = await searchEvents(sql, ai, {
+            q: query.q,
+            mode,
+            filters: corpus.filters,
+            limit: 10,
+            experiment: { queryVector, fuse },
+          });
+          record(`${mode}:${expansion}`, hits.map((h) => h.event.external_id));
+        }
       }
       if (values.fusions) {
         for (const mode of ["semantic", "hybrid"] as const) {
@@ -144,6 +230,7 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
           ...Object.keys(FUSION_VARIANTS).map((n) => `hybrid:${n}`),
           "semantic:about-query",
           "hybrid:about-query",
+          ...EXPANSIONS.flatMap((e) => [`semantic:${e}`, `hybrid:${e}`]),
         ]
       ) {
         const all = measured[`${kind}/${mode}`];
@@ -159,6 +246,7 @@ async function evaluate(name: CorpusName): Promise<CorpusFigures> {
       results,
     };
     printCorpus(name, out);
+    rankings[name] = { queries: recorded };
     return out;
   });
 }
@@ -221,6 +309,22 @@ async function withSearchDatabase<T>(
     await db.close();
     await Deno.remove(dataDir, { recursive: true });
   }
+}
+
+/** The query's unit vector plus FEEDBACK_WEIGHT times the mean unit vector of `ids`' vectors. */
+async function rocchio(sql: Sql, vector: number[], ids: string[]): Promise<number[]> {
+  const rows = await sql<{ embedding: string }[]>`
+    SELECT embedding::text AS embedding FROM event_embeddings WHERE event_id = ANY(${ids})`;
+  const unit = (v: number[]) => {
+    const norm = Math.hypot(...v) || 1;
+    return v.map((x) => x / norm);
+  };
+  const out = unit(vector);
+  for (const row of rows) {
+    const v = unit(JSON.parse(row.embedding));
+    v.forEach((x, i) => out[i] += (FEEDBACK_WEIGHT * x) / rows.length);
+  }
+  return unit(out);
 }
 
 /** Says so when a paraphrased query shares a (stemmed) word with its topic's label. */

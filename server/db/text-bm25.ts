@@ -37,6 +37,15 @@ export function wordIdf(word: TextWord, terms: Pick<TextTerms, "docs" | "events"
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/**
+ * The idf a word no event holds counts at where the query's known share is measured
+ * (TextMatch.known): that of a word held by one event, the rarest a held word can be.
+ */
+export function unheldIdf(events: number): number {
+  const n = Math.max(events, 1);
+  return Math.log(1 + (n - 1 + 0.5) / (1 + 0.5));
+}
+
 /** An event's score parts: its length and its words' frequencies. */
 export interface EventFrequencies {
   length: number;

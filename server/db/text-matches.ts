@@ -23,7 +23,7 @@
 import type { Sql } from "postgres";
 import type { EventFilters } from "./event-filters.ts";
 import { estimatedEvents } from "./filter-estimate.ts";
-import { boundOutside, scoreOf, wordFrequency, wordIdf } from "./text-bm25.ts";
+import { boundOutside, scoreOf, unheldIdf, wordFrequency, wordIdf } from "./text-bm25.ts";
 import { type EventLexemes, everyHolder, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
 import { bestPostings, type PostingsRead } from "./text-postings.ts";
 import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
@@ -40,6 +40,12 @@ export interface TextMatch extends Match {
   everyWord: boolean;
   /** The share of the query's words the event holds, each word counting its idf (0-1). */
   coverage: number;
+  /**
+   * The share of the query's idf that some stored event holds (the same for every match of a
+   * query): a word no event holds counts at the idf of a word one event in the whole store would
+   * hold. Below 1, `everyWord` and `coverage` speak of the words the store knows only.
+   */
+  known: number;
 }
 
 /** Postings read per lexeme first, at least: a page and some room for the filters. */
@@ -205,7 +211,7 @@ function ranked(
   o: { terms: TextTerms; idfs: number[]; lexemes: string[] },
 ): TextMatch[] {
   const at = new Map(o.lexemes.map((l, i) => [l, i]));
-  const scored: (TextMatch & { startsAt: number })[] = [];
+  const scored: (Omit<TextMatch, "known"> & { startsAt: number })[] = [];
   for (const e of events) {
     const tf = (l: string) => e.tfs[at.get(l) ?? -1] ?? 0;
     const tfs = o.terms.words.map((w) => wordFrequency(w, tf));
@@ -218,5 +224,14 @@ function ranked(
   scored.sort((a, b) =>
     b.score - a.score || a.startsAt - b.startsAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );
-  return scored.map(({ id, score, everyWord, coverage }) => ({ id, score, everyWord, coverage }));
+  const heldIdf = o.idfs.reduce((sum, idf) => sum + idf, 0);
+  const unknownIdf = o.idfs.filter((idf) => idf === 0).length * unheldIdf(o.terms.events);
+  const known = heldIdf / (heldIdf + unknownIdf);
+  return scored.map(({ id, score, everyWord, coverage }) => ({
+    id,
+    score,
+    everyWord,
+    coverage,
+    known,
+  }));
 }

@@ -41,25 +41,31 @@ export interface FusionSettings {
    */
   similaritySlope?: number;
   similarityPivot?: number;
+  /**
+   * Whether text matches are judged against every word of the query, counting the words no
+   * event holds (TextMatch.known), rather than against the words some event holds only.
+   */
+  wholeQuery?: boolean;
 }
 
 /**
- * Measured on both corpora (docs/search-quality.md, docs/search.md): a text match of every word
- * weighs 3, a partial one between 0.5 and 3 by the share of the query's words (by idf) it holds, a
- * semantic one 1; k 20 lets each ranking's first places count more, and the floor drops unrelated
- * events. Where text matches are weak (conference names against a paraphrase) semantic leads; where
- * they hold most of a paraphrase's rare words (talk abstracts) text does. Fixed weights could not
- * do both (squared shares: conference paraphrases 0.313 -> 0.336, FOSDEM's 0.547 -> 0.516), so the
- * shares are squared only for a query no text match holds half of: conference paraphrases 0.336
- * (semantic 0.327), FOSDEM's 0.544, literal and place queries unchanged on both.
+ * Measured on both corpora (docs/search-quality.md, scripts/eval-fusion.ts): a text match of every
+ * word of the query weighs 3, a partial one between 0.5 and 3 by the share of the query's idf it
+ * holds (words no event holds counting too: conference paraphrases 0.310 -> 0.332, semantic 0.327),
+ * squared when no match holds half the query (meaning leads: squared always, FOSDEM paraphrases
+ * 0.547 -> 0.516), a semantic one 1. k 15 (20 before) lets each ranking's first places count a
+ * little more: FOSDEM literals 0.722 -> 0.725 (text 0.728), place queries 0.615 -> 0.620, the
+ * rest unchanged; 10 and 15 meet the bar, 12 passes it but costs FOSDEM paraphrases 0.006, 20
+ * misses FOSDEM literals by 0.001: a difference of one or two relevant events.
  */
 export const HYBRID_FUSION: FusionSettings = {
   everyWord: 3,
   partial: 0.5,
   floor: 0.3,
-  k: 20,
+  k: 15,
   byCoverage: true,
   weakTextBelow: 0.5,
+  wholeQuery: true,
 };
 
 /** One event of the fused ranking. */
@@ -76,6 +82,7 @@ export function fuseHybrid(
   settings: FusionSettings = HYBRID_FUSION,
 ): FusedMatch[] {
   const near = semantic.filter((m) => m.score >= settings.floor);
+  if (settings.wholeQuery) text = text.map(againstWholeQuery);
   const weak = settings.weakTextBelow !== undefined &&
     !text.some((m) => m.everyWord || m.coverage >= settings.weakTextBelow!);
   const textSettings = weak ? { ...settings, coveragePower: 2 } : settings;
@@ -95,6 +102,16 @@ export function fuseHybrid(
     score: f.score,
     ranks: { text: f.ranks.text, semantic: f.ranks.semantic },
   }));
+}
+
+/**
+ * A match judged against every word of the query: where some of the query's words are held by no
+ * event (a paraphrase against conference names), holding all the others is a partial match, and
+ * its share of the query counts the missing words too.
+ */
+function againstWholeQuery(m: TextMatch): TextMatch {
+  if (m.known >= 1) return m;
+  return { ...m, everyWord: false, coverage: m.coverage * m.known };
 }
 
 function semanticWeight(m: Match, settings: FusionSettings): number {

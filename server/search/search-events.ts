@@ -5,13 +5,13 @@
  */
 import type { Sql } from "postgres";
 import type { EventFilters } from "../db/event-filters.ts";
-import { type Match, textMatches } from "../db/text-matches.ts";
+import { type Match, type TextMatch, textMatches } from "../db/text-matches.ts";
 import { vectorMatches } from "../db/vector-matches.ts";
 import { EmbeddingProviderError } from "../embeddings/provider.ts";
 import { queryEmbeddingText, type QueryTextStyle } from "../embeddings/embedding-text.ts";
 import { AppError } from "../errors.ts";
 import type { AiSearch } from "../embeddings/ai-search.ts";
-import { fuseHybrid, type FusionSettings } from "./hybrid-fusion.ts";
+import { type FusedMatch, fuseHybrid, type FusionSettings } from "./hybrid-fusion.ts";
 import { type Interpreted, interpretQuery } from "./interpret-query.ts";
 import { readCfpWords } from "./cfp-words.ts";
 import { rankByText, rankByVector, type RankedEvent, withEvents } from "./ranked-events.ts";
@@ -35,8 +35,17 @@ export interface SearchRequest {
    * results with a notice (the default), "error" throws the 503 the REST API documents.
    */
   semanticUnavailable?: "text" | "error";
-  /** Evaluation only: settings other than the ones search uses. */
-  experiment?: { fusion?: FusionSettings; queryText?: QueryTextStyle };
+  /**
+   * Evaluation only: settings other than the ones search uses; `fuse` replaces the fusion (the
+   * evaluation records both rankings through it to measure fusions without searching again).
+   */
+  experiment?: {
+    fusion?: FusionSettings;
+    fuse?: (text: TextMatch[], semantic: Match[]) => FusedMatch[];
+    queryText?: QueryTextStyle;
+    /** Changes the query's vector before it ranks (query expansion). */
+    queryVector?: (vector: number[]) => Promise<number[]>;
+  };
 }
 
 export interface SearchHit extends RankedEvent {
@@ -103,7 +112,7 @@ export async function searchEvents(
     }
     if (mode === "text") return await textOnly();
     if (mode === "semantic") {
-      const vectorQuery = await vectorQueryOf(ai, vectorText);
+      const vectorQuery = await vectorQueryOf(ai, vectorText, request.experiment?.queryVector);
       if (vectorQuery instanceof AppError) {
         if (request.semanticUnavailable === "error") throw vectorQuery;
         return await textOnly(vectorQuery.message);
@@ -117,7 +126,12 @@ export async function searchEvents(
     // ranking's statements (on the embedded database, one connection, they take turns).
     const [textRanking, semantic] = await Promise.all([
       textMatches(sql, q, filters, pool),
-      vectorRankingOf(sql, ai, { text: vectorText, filters, pool }),
+      vectorRankingOf(sql, ai, {
+        text: vectorText,
+        filters,
+        pool,
+        expand: request.experiment?.queryVector,
+      }),
     ]);
     if (semantic instanceof AppError) {
       notices.push(`${semantic.message} These results are from text search alone.`);
@@ -128,7 +142,8 @@ export async function searchEvents(
       return { hits: page, mode: "text" };
     }
     // Whole events for the page only: the rankings held ids.
-    const fused = fuseHybrid(textRanking, semantic, request.experiment?.fusion);
+    const fused = request.experiment?.fuse?.(textRanking, semantic) ??
+      fuseHybrid(textRanking, semantic, request.experiment?.fusion);
     return { hits: await withEvents(sql, fused.slice(0, limit)), mode };
   };
   const result = await answer();
@@ -139,21 +154,31 @@ export async function searchEvents(
 async function vectorRankingOf(
   sql: Sql,
   ai: AiSearch,
-  o: { text: string; filters: Omit<EventFilters, "q">; pool: number },
+  o: {
+    text: string;
+    filters: Omit<EventFilters, "q">;
+    pool: number;
+    expand?: (vector: number[]) => Promise<number[]>;
+  },
 ): Promise<Match[] | AppError> {
-  const vectorQuery = await vectorQueryOf(ai, o.text);
+  const vectorQuery = await vectorQueryOf(ai, o.text, o.expand);
   if (vectorQuery instanceof AppError) return vectorQuery;
   return await vectorMatches(sql, vectorQuery, o.filters, o.pool);
 }
 
 /** The query's vector and the store's settings, or a 503 error explaining what is missing. */
-async function vectorQueryOf(ai: AiSearch, q: string) {
+async function vectorQueryOf(
+  ai: AiSearch,
+  q: string,
+  expand?: (vector: number[]) => Promise<number[]>,
+) {
   const status = await ai.availability.status();
   if (!status.available) {
     return new AppError("service_unavailable", `AI search is unavailable: ${status.reason}.`);
   }
   try {
-    const vector = await ai.embedQuery(q);
+    const embedded = await ai.embedQuery(q);
+    const vector = expand ? await expand(embedded) : embedded;
     return { vector, model: status.model, iterativeScan: status.iterativeScan };
   } catch (err) {
     if (!(err instanceof EmbeddingProviderError)) throw err;

@@ -53,6 +53,7 @@ Deno.test("hybrid fusion: a literal match leads, a weak partial one yields to me
     score: 1,
     everyWord,
     coverage,
+    known: 1,
   });
   const semantic = [{ id: "near", score: 0.6 }, { id: "noise", score: 0.1 }];
   // Every word matched: above the semantic ranking's first.
@@ -69,7 +70,13 @@ Deno.test("hybrid fusion: a literal match leads, a weak partial one yields to me
 });
 
 Deno.test("hybrid fusion: when no text match holds half the query, meaning outranks partial matches", () => {
-  const text = (id: string, coverage: number) => ({ id, score: 1, everyWord: false, coverage });
+  const text = (id: string, coverage: number) => ({
+    id,
+    score: 1,
+    everyWord: false,
+    coverage,
+    known: 1,
+  });
   const semantic = [{ id: "s1", score: 0.6 }, { id: "s2", score: 0.55 }, { id: "s3", score: 0.5 }];
   // A paraphrase against short texts: the best text match holds 42% of the query's words. Its
   // weight (0.5 + 2.5 x 0.42 = 1.55) would put it above the semantic ranking's first; with the
@@ -82,4 +89,19 @@ Deno.test("hybrid fusion: when no text match holds half the query, meaning outra
   // partial match keeps its unsquared weight.
   const strong = fuseHybrid([text("t1", 0.8), text("t2", 0.45)], semantic);
   assert.deepEqual(strong.map((f) => f.id).slice(0, 3), ["t1", "t2", "s1"]);
+});
+
+Deno.test("hybrid fusion: holding every word the store knows is partial when the query says more", () => {
+  const semantic = [{ id: "s1", score: 0.6 }, { id: "s2", score: 0.55 }, { id: "s3", score: 0.5 }];
+  // A paraphrase against conference names: one of its words is held by some events, the others
+  // by none, and they hold three quarters of the query's idf. An event holding the one holds
+  // every word some event holds, but a quarter of the query.
+  const match = { id: "t1", score: 1, everyWord: true, coverage: 1, known: 0.25 };
+  const fused = fuseHybrid([match], semantic);
+  assert.deepEqual(fused.map((f) => f.id), ["s1", "s2", "s3", "t1"]);
+  // Judged against the known words only, it would lead as a literal match does.
+  const knownOnly = { ...HYBRID_FUSION, wholeQuery: false };
+  assert.equal(fuseHybrid([match], semantic, knownOnly)[0].id, "t1");
+  // Every word known: a literal match leads as before.
+  assert.equal(fuseHybrid([{ ...match, known: 1 }], semantic)[0].id, "t1");
 });

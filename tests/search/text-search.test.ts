@@ -10,6 +10,9 @@ import { upsertEvents } from "../../server/db/events.ts";
 import { type EventFilters, filterConditions } from "../../server/db/event-filters.ts";
 import { listEvents } from "../../server/db/event-reads.ts";
 import { rankByText } from "../../server/search/ranked-events.ts";
+import { textMatches } from "../../server/db/text-matches.ts";
+import { unheldIdf, wordIdf } from "../../server/db/text-bm25.ts";
+import { textTermsOf } from "../../server/db/text-terms.ts";
 import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { insertWriterKey } from "../../dev-support/writer-key.ts";
 import { sampleEvent } from "../support/events.ts";
@@ -93,6 +96,19 @@ for (const kind of testBackends()) {
           "admin",
           "dba",
         ]);
+      });
+
+      await t.step("a word no event holds makes every match partial, for fusion", async () => {
+        // "vacuum" is held by one event, "borrowck" by none: the match holds every word some
+        // event holds, a share of the query's idf where "borrowck" counts as a word one event
+        // would hold.
+        const [match] = await textMatches(db.sql, "vacuum borrowck", {}, 10);
+        assert.equal(match.everyWord, true);
+        assert.equal(match.coverage, 1);
+        const terms = await textTermsOf(db.sql, "vacuum");
+        const vacuum = wordIdf(terms.words[0], terms);
+        assert.ok(Math.abs(match.known - vacuum / (vacuum + unheldIdf(terms.events))) < 1e-9);
+        assert.equal((await textMatches(db.sql, "vacuum", {}, 10))[0].known, 1);
       });
 
       await t.step("a single letter is a word like any other", async () => {
