@@ -1,9 +1,9 @@
 /**
  * The CFP reminder: a saved search is told once, per event it told of, that the event's call for
  * papers closes within the reminder window. Decided by a periodic pass (the delivery worker's),
- * set-based and bounded, over hits whose event's own CFP is open now and closes within the window,
- * for events of trusted keys (keyFeedsAiSearch) and searches not paused, once the hit's new
- * notice is made (server/db/notices.ts fanOutNewHits). A row of `alert_cfp_reminded` records the
+ * set-based and bounded, over the searches told of an event (`alert_hits`) whose own CFP is open
+ * now and closes within the window, for events of trusted keys (keyFeedsAiSearch) and searches not
+ * paused, once the match's new notice is made (server/db/notices.ts fanOutNewHits). A row of `alert_cfp_reminded` records the
  * reminder, so it never repeats; a paused search's hits wait until it is resumed.
  */
 import type { Sql } from "postgres";
