@@ -5,7 +5,9 @@
  * Matching is one statement per batch against every search (docs/alerts.md), after the push
  * answers, with duplicate detection; the target is at most 10% more push time. Every match is
  * written (a hit), so the figure includes writing them. Matching keeping up is shown by how long
- * after a block's last push answered detection and matching are done ("caught up").
+ * after a block's last push answered detection and matching are done ("caught up"). Last, matching
+ * alone: BATCHES batches queued with matching stopped, then matched with nothing else running
+ * ("matching alone", per batch), paused and active; a figure the machine's load moves less.
  *
  * With --miss, the searches' words are ones no event holds: the cost of matching alone.
  *
@@ -18,6 +20,7 @@ import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
 import { testBackends } from "../dev-support/databases.ts";
 import { createApiKey, postBatch, startTestApp } from "../dev-support/test-server.ts";
+import { startAlerts } from "../server/alerts/start-alerts.ts";
 import { everyWordQuery, wordAnchorOf } from "../server/db/saved-searches.ts";
 import { realisticEvents } from "./support/realistic-events.ts";
 import { fmt, percentile } from "./support/stats.ts";
@@ -158,8 +161,24 @@ for (const kind of testBackends().reverse()) {
         }
       }
     }
+    let alerts = server.service.deps.alerts;
+    /** Matching alone: milliseconds a batch to match BATCHES batches queued meanwhile. */
+    const matchingAlone = async (paused: boolean) => {
+      await sql`UPDATE saved_searches SET paused = ${paused}`;
+      await alerts.stop();
+      await pushTimes(server.url, key.key, first);
+      first += 100_000;
+      await duplicates.settled(300_000);
+      alerts = startAlerts(sql, server.service.deps.config);
+      const started = performance.now();
+      await alerts.matched(300_000);
+      return (performance.now() - started) / BATCHES;
+    };
+    const aloneWithout = await matchingAlone(true);
+    const aloneWith = await matchingAlone(false);
+    await alerts.stop();
     const [{ hits }] = await sql<{ hits: number }[]>`
-      SELECT count(*)::int AS hits FROM saved_search_hits`;
+      SELECT coalesce(sum(cardinality(saved_search_ids)), 0)::int AS hits FROM alert_hits`;
     const median = (xs: number[]) => percentile(xs, 50);
     const ratio = median(withSearches) / median(without);
     console.log(
@@ -173,6 +192,7 @@ for (const kind of testBackends().reverse()) {
         `caught up at most ${fmt(lagWithout)} / ${fmt(lagWith)} ms after a block's last push; ` +
         `until all is matched, ${fmt(median(doneWithout))} / ${fmt(median(doneWith))} ms a ` +
         `batch (${fmt((median(doneWith) / median(doneWithout) - 1) * 100)}% more); ` +
+        `matching alone ${fmt(aloneWithout)} / ${fmt(aloneWith)} ms a batch; ` +
         `load average ${Deno.loadavg()[1].toFixed(1)}`,
     );
   } finally {

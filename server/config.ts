@@ -308,6 +308,23 @@ export const SettingsSchema = z.object({
     "A saved search is told once, per event it told of, when the event's call for papers " +
       "closes within this many days (docs/alerts.md)",
   ),
+  ALERT_MATCH_IDLE_MS: positiveInt(
+    "ALERT_MATCH_IDLE_MS",
+    200,
+    "Matching new events against the saved searches waits for a pause of this many milliseconds " +
+      "in the pushes (docs/alerts.md)",
+  ),
+  ALERT_MATCH_MAX_DELAY_SECONDS: positiveInt(
+    "ALERT_MATCH_MAX_DELAY_SECONDS",
+    5,
+    "The longest a pushed event waits for that pause before it is matched anyway (a steady " +
+      "stream of pushes); longer means fewer, larger matching passes",
+  ),
+  ALERT_MATCH_BATCH: positiveInt(
+    "ALERT_MATCH_BATCH",
+    1000,
+    "Events one matching pass takes at most (a backlog is matched in passes of this many)",
+  ),
   FEDERATION: flag(
     true,
     "ActivityPub: the calendar's actors (`events`, one per topic, one per city) can be followed " +
@@ -389,6 +406,12 @@ export const ConfigSchema = SettingsSchema.transform((v) => ({
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
     cfpReminderDays: v.CFP_REMINDER_DAYS,
+    /** The percolator's pause, longest wait and pass size (server/alerts/percolator.ts). */
+    matching: {
+      idleMs: v.ALERT_MATCH_IDLE_MS,
+      maxDelayMs: v.ALERT_MATCH_MAX_DELAY_SECONDS * 1000,
+      batchSize: v.ALERT_MATCH_BATCH,
+    },
   },
   /** ActivityPub on, and whether it may reach private addresses (tests). */
   federation: { enabled: v.FEDERATION, allowPrivateAddress: v.FEDERATION_ALLOW_PRIVATE },

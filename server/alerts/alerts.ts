@@ -9,7 +9,7 @@ import { queueForMatching, underMatchingLock } from "../db/alert-match-queue.ts"
 import { decideNotices } from "../db/notices.ts";
 import type { DeliveryWorker } from "./delivery-worker.ts";
 import type { Mailer } from "./mailer.ts";
-import { Percolator } from "./percolator.ts";
+import { Percolator, type PercolatorOptions } from "./percolator.ts";
 
 /** Decides notices and wakes the worker that delivers them. */
 export class Alerts {
@@ -23,12 +23,23 @@ export class Alerts {
 
   constructor(
     sql: Sql,
-    o: { worker: DeliveryWorker | null; mailer?: Mailer | null; busy?: () => boolean },
+    o: {
+      worker: DeliveryWorker | null;
+      mailer?: Mailer | null;
+      busy?: () => boolean;
+      /** The percolator's timings (ALERT_MATCH_* settings). */
+      matching?: Pick<PercolatorOptions, "idleMs" | "maxDelayMs" | "batchSize">;
+    },
   ) {
     this.#sql = sql;
     this.#worker = o.worker;
     this.mailer = o.mailer ?? null;
-    this.#percolator = new Percolator({ sql, busy: o.busy, decided: () => this.wake() });
+    this.#percolator = new Percolator({
+      sql,
+      ...o.matching,
+      busy: o.busy,
+      decided: () => this.wake(),
+    });
   }
 
   /**

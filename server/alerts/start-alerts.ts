@@ -28,7 +28,7 @@ export function startAlerts(sql: Sql, config: Config, busy?: () => boolean): Ale
     mailer,
     publicUrl: config.publicUrl,
   });
-  const alerts = new Alerts(sql, { worker, mailer, busy });
+  const alerts = new Alerts(sql, { worker, mailer, busy, matching: config.alerts.matching });
   alerts.start();
   return alerts;
 }

@@ -1,9 +1,11 @@
 /**
  * Deciding notices: one set-based pass per batch against every saved search (percolation), in
- * the transaction that saw the reason. A new match writes one row, its hit; the delivery worker
- * makes its notice and deliveries (one per channel the search has) from it, off the batch's path
- * (fanOutNewHits). Changes and removals, rarer, write their notices and deliveries at once. Only events the AI-search rule admits notify (keyFeedsAiSearch: a trusted, unrevoked
- * key last wrote them); a paused search is told nothing.
+ * the transaction that saw the reason. What was told is one row per event (`alert_hits`, the ids
+ * of the searches told of it, migration 035); a new match of a search with a channel is also a
+ * row to notify, of which the delivery worker makes its notice and deliveries (one per channel)
+ * off the batch's path (fanOutNewHits). Changes and removals, rarer, write their notices and
+ * deliveries at once. Only events the AI-search rule admits notify (keyFeedsAiSearch: a trusted,
+ * unrevoked key last wrote them); a paused search is told nothing.
  *
  * - new: an event matches a search it was written after, and neither it nor another listing of
  *   its real-world event (its duplicate group) was told of to that search before;
@@ -51,9 +53,9 @@ export async function decideNotices(sql: Sql, source: NoticeSource): Promise<num
 }
 
 /**
- * New matches (see the module comment), one row each: the hit, marked `notice_pending` when its
- * search has a channel to tell (a webhook, or mail); `fanOutNewHits` makes their notices. A feed
- * reads the hits themselves. Returns how many are pending.
+ * New matches (see the module comment): appended to their event's row of `alert_hits` (what the
+ * feeds list), and for a search with a channel to tell (a webhook, or mail) a row of
+ * `alert_pending_new`, of which `fanOutNewHits` makes the notice. Returns how many are pending.
  */
 async function decideNewMatches(sql: Sql, source: NoticeSource): Promise<number> {
   // Each search has one anchor and an event's keys are distinct: a pair is a candidate once.
@@ -64,53 +66,59 @@ async function decideNewMatches(sql: Sql, source: NoticeSource): Promise<number>
       WHERE ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
     ), keys AS MATERIALIZED (
       SELECT b.id AS event_id, unnest(b.anchors) AS anchor FROM batch b
-    ), matched AS (
-      SELECT DISTINCT ON (s.id, coalesce(g.group_id, e.id))
-        s.id AS saved_search_id, e.id AS event_id, e.starts_at, ${placeOf(sql)} AS place,
-        e.title, e.source_url,
-        (s.webhook_url IS NOT NULL AND s.webhook_disabled_at IS NULL) OR s.email <> 'off'
-          AS notice_pending
+    ), matched AS MATERIALIZED (
+      SELECT s.id AS saved_search_id, e.id AS event_id, g.group_id, g.canonical,
+        (s.webhook_url IS NOT NULL AND s.webhook_disabled_at IS NULL) OR s.email <> 'off' AS tells
       FROM keys k
       JOIN saved_searches s ON s.anchor = k.anchor AND NOT s.paused
       JOIN events e ON e.id = k.event_id
       LEFT JOIN event_group_members g ON g.event_id = e.id
+      LEFT JOIN alert_hits h ON h.event_id = e.id
       WHERE e.created_at >= s.created_at AND ${savedSearchMatches(sql)}
+        -- Told of already: the event itself, or (grouped) any listing of its group.
+        AND (h.event_id IS NULL OR NOT s.id = ANY(h.saved_search_ids))
         AND (g.group_id IS NULL OR NOT EXISTS (
-          SELECT 1 FROM saved_search_hits h
-          JOIN event_group_members o ON o.event_id = h.event_id
-          WHERE h.saved_search_id = s.id AND o.group_id = g.group_id))
-      ORDER BY s.id, coalesce(g.group_id, e.id), g.canonical DESC NULLS FIRST, e.id
-    ), hits AS (
-      -- An event told of already conflicts (its own hit; a grouped one's is a member's).
-      INSERT INTO saved_search_hits
-        (saved_search_id, event_id, starts_at, place, title, source_url, notice_pending)
-      SELECT saved_search_id, event_id, starts_at, place, title, source_url, notice_pending
-      FROM matched
-      ON CONFLICT DO NOTHING
-      RETURNING notice_pending
+          SELECT 1 FROM event_group_members o JOIN alert_hits oh ON oh.event_id = o.event_id
+          WHERE o.group_id = g.group_id AND s.id = ANY(oh.saved_search_ids)))
+    ), fresh AS MATERIALIZED (
+      SELECT saved_search_id, event_id, tells FROM matched WHERE group_id IS NULL
+      UNION ALL (
+        -- One listing per group and search, its canonical one first.
+        SELECT DISTINCT ON (saved_search_id, group_id) saved_search_id, event_id, tells
+        FROM matched WHERE group_id IS NOT NULL
+        ORDER BY saved_search_id, group_id, canonical DESC, event_id)
+    ), stored AS (
+      INSERT INTO alert_hits AS h (event_id, saved_search_ids, starts_at, place, title, source_url)
+      SELECT e.id, f.ids, e.starts_at, ${placeOf(sql)}, e.title, e.source_url
+      FROM (SELECT event_id, array_agg(saved_search_id) AS ids FROM fresh GROUP BY event_id) f
+      JOIN events e ON e.id = f.event_id
+      ON CONFLICT (event_id) DO UPDATE
+        SET saved_search_ids = h.saved_search_ids || excluded.saved_search_ids
+    ), pending AS (
+      INSERT INTO alert_pending_new (event_id, saved_search_id)
+      SELECT event_id, saved_search_id FROM fresh WHERE tells
+      RETURNING 1
     )
-    SELECT count(*) FILTER (WHERE notice_pending)::int AS n FROM hits`;
+    SELECT (SELECT count(*) FROM pending)::int AS n`;
   return rows[0].n;
 }
 
 /**
- * The delivery worker's pass over new matches: takes up to `limit` pending hits, clears their
- * mark and writes their `new` notices with their deliveries, in one statement (so a crash leaves
- * a hit pending, never half told). A search paused meanwhile is told nothing. Returns how many
- * hits it took.
+ * The delivery worker's pass over new matches: takes up to `limit` pending ones off
+ * `alert_pending_new` and writes their `new` notices with their deliveries, in one statement (so
+ * a crash leaves a match pending, never half told). A search paused meanwhile is told nothing.
+ * Returns how many it took.
  */
 export async function fanOutNewHits(sql: Sql, limit: number): Promise<number> {
   const rows = await sql`
     WITH due AS (
-      SELECT saved_search_id, event_id FROM saved_search_hits
-      WHERE notice_pending
-      ORDER BY notified_at LIMIT ${limit}
+      SELECT event_id, saved_search_id FROM alert_pending_new
+      ORDER BY matched_at LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     ), taken AS (
-      UPDATE saved_search_hits h SET notice_pending = false FROM due
-      WHERE h.saved_search_id = due.saved_search_id AND h.event_id = due.event_id
-        AND h.notice_pending
-      RETURNING h.saved_search_id, h.event_id
+      DELETE FROM alert_pending_new p USING due
+      WHERE p.event_id = due.event_id AND p.saved_search_id = due.saved_search_id
+      RETURNING p.saved_search_id, p.event_id
     ), n AS (
       INSERT INTO alert_notices (saved_search_id, event_id, kind)
       SELECT t.saved_search_id, t.event_id, 'new' FROM taken t
@@ -126,18 +134,21 @@ export async function fanOutNewHits(sql: Sql, limit: number): Promise<number> {
 async function decideChanges(sql: Sql, source: NoticeSource): Promise<number> {
   const rows = await sql`
     WITH changed AS (
-      UPDATE saved_search_hits h SET starts_at = e.starts_at, place = ${placeOf(sql)},
+      UPDATE alert_hits h SET starts_at = e.starts_at, place = ${placeOf(sql)},
         title = e.title, source_url = e.source_url
       FROM events e JOIN api_keys k ON k.id = e.last_key_id
       WHERE h.event_id = e.id AND ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
         AND (h.starts_at <> e.starts_at OR h.place <> ${placeOf(sql)})
-      RETURNING h.saved_search_id, h.event_id, h.notice_pending
+      RETURNING h.event_id, h.saved_search_ids
     ), n AS (
-      -- A hit whose new notice is still to be made is told of as it is now, by that notice.
+      -- A match whose new notice is still to be made is told of as it is now, by that notice.
       INSERT INTO alert_notices (saved_search_id, event_id, kind)
-      SELECT c.saved_search_id, c.event_id, 'changed' FROM changed c
-      JOIN saved_searches s ON s.id = c.saved_search_id
-      WHERE NOT s.paused AND NOT c.notice_pending
+      SELECT s.id, c.event_id, 'changed' FROM changed c
+      CROSS JOIN unnest(c.saved_search_ids) AS t (id)
+      JOIN saved_searches s ON s.id = t.id
+      WHERE NOT s.paused AND NOT EXISTS (
+        SELECT 1 FROM alert_pending_new p
+        WHERE p.event_id = c.event_id AND p.saved_search_id = s.id)
       RETURNING id, saved_search_id
     ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
     SELECT count(*)::int AS n FROM n`;
@@ -152,16 +163,23 @@ export async function decideRemovals(sql: Sql, eventIds: string[]): Promise<numb
   if (eventIds.length === 0) return 0;
   const rows = await sql`
     WITH gone AS (
-      DELETE FROM saved_search_hits WHERE event_id = ANY(${eventIds}::uuid[])
-      RETURNING saved_search_id, event_id, title, source_url, starts_at, notice_pending
+      DELETE FROM alert_hits WHERE event_id = ANY(${eventIds}::uuid[])
+      RETURNING event_id, saved_search_ids, title, source_url, starts_at
+    ), untold AS (
+      DELETE FROM alert_pending_new WHERE event_id = ANY(${eventIds}::uuid[])
+      RETURNING event_id, saved_search_id
+    ), reminded AS (
+      DELETE FROM alert_cfp_reminded WHERE event_id = ANY(${eventIds}::uuid[])
     ), n AS (
-      -- A hit whose new notice was still to be made was never told of: nor is its removal.
+      -- A match whose new notice was still to be made was never told of: nor is its removal.
       INSERT INTO alert_notices (saved_search_id, event_id, kind, event)
-      SELECT g.saved_search_id, g.event_id, 'removed',
+      SELECT s.id, g.event_id, 'removed',
         jsonb_build_object('id', g.event_id, 'title', g.title, 'source_url', g.source_url,
           'starts_at', to_char(g.starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
-      FROM gone g JOIN saved_searches s ON s.id = g.saved_search_id
-      WHERE NOT s.paused AND NOT g.notice_pending
+      FROM gone g CROSS JOIN unnest(g.saved_search_ids) AS t (id)
+      JOIN saved_searches s ON s.id = t.id
+      WHERE NOT s.paused AND NOT EXISTS (
+        SELECT 1 FROM untold u WHERE u.event_id = g.event_id AND u.saved_search_id = s.id)
       RETURNING id, saved_search_id
     ), d AS (${deliveriesOfNotices(sql)} RETURNING notice_id)
     SELECT count(*)::int AS n FROM n`;

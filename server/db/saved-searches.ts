@@ -237,8 +237,8 @@ export async function toldOfEventIds(
   limit: number,
 ): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`
-    SELECT e.id FROM saved_search_hits h JOIN events e ON e.id = h.event_id
-    WHERE h.saved_search_id = ${savedSearchId}
+    SELECT e.id FROM alert_hits h JOIN events e ON e.id = h.event_id
+    WHERE h.saved_search_ids @> ARRAY[${savedSearchId}::uuid]
       AND coalesce(e.ends_at, e.starts_at) >= now()
     ORDER BY e.starts_at, e.id
     LIMIT ${limit}`;

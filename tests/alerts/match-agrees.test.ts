@@ -139,8 +139,8 @@ for (const kind of testBackends()) {
         });
         const expected = listed.body.data.map((e: Json) => e.external_id).sort();
         const hits = await sql<{ external_id: string }[]>`
-          SELECT e.external_id FROM saved_search_hits h JOIN events e ON e.id = h.event_id
-          WHERE h.saved_search_id = ${ids[n]}`;
+          SELECT e.external_id FROM alert_hits h JOIN events e ON e.id = h.event_id
+          WHERE h.saved_search_ids @> ARRAY[${ids[n]}::uuid]`;
         assert.deepEqual(hits.map((h) => h.external_id).sort(), expected, JSON.stringify(search));
         assert.ok(expected.length > 0 || n === 12, `${JSON.stringify(search)} lists something`);
       }

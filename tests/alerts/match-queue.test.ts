@@ -37,8 +37,8 @@ for (const kind of testBackends()) {
       await deps.alerts.stop();
       const hits = () =>
         sql<{ n: number }[]>`
-          SELECT count(*)::int AS n FROM saved_search_hits
-          WHERE saved_search_id = ${saved.body.data.id}`.then((r) => r[0].n);
+          SELECT count(*)::int AS n FROM alert_hits
+          WHERE saved_search_ids @> ARRAY[${saved.body.data.id}::uuid]`.then((r) => r[0].n);
       const [{ queued }] = await sql<{ queued: number }[]>`
         SELECT count(*)::int AS queued FROM alert_match_queue`;
       assert.equal(queued, 1);

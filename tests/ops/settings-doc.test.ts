@@ -32,6 +32,14 @@ Deno.test("every unset setting takes its documented default", () => {
   assert.equal(documented("TRUST_PROXY"), `\`${config.trustProxy}\``);
   assert.equal(documented("LOG_REQUESTS"), `\`${config.logRequests}\``);
   assert.equal(documented("EMBEDDINGS_WORKER"), `\`${config.embeddingWorker}\``);
+  const matching = config.alerts.matching;
+  assert.equal(documented("ALERT_MATCH_IDLE_MS"), `\`${matching.idleMs}\``);
+  assert.equal(documented("ALERT_MATCH_MAX_DELAY_SECONDS"), `\`${matching.maxDelayMs / 1000}\``);
+  assert.equal(documented("ALERT_MATCH_BATCH"), `\`${matching.batchSize}\``);
+  assert.equal(
+    loadConfig({ ALERT_MATCH_MAX_DELAY_SECONDS: "30" }).alerts.matching.maxDelayMs,
+    30_000,
+  );
   assert.equal(config.embeddings.provider, "local");
   assert.equal(loadConfig({ OPENAI_API_KEY: "k" }).embeddings.provider, "openai");
   assert.deepEqual([config.mcpAllowedOrigins, config.operatorEmails], [[], []]);
