@@ -1,7 +1,7 @@
 /**
  * Deciding notices: one set-based pass per batch against every saved search (percolation), in
  * the transaction that saw the reason. What was told is one row per event (`alert_hits`, the ids
- * of the searches told of it, migration 035); a new match of a search with a channel is also a
+ * of the searches told of it, migration 038); a new match of a search with a channel is also a
  * row to notify, of which the delivery worker makes its notice and deliveries (one per channel)
  * off the batch's path (fanOutNewHits). Changes and removals, rarer, write their notices and
  * deliveries at once. Only events the AI-search rule admits notify (keyFeedsAiSearch: a trusted,
