@@ -17,15 +17,13 @@ export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
 
 /**
  * Holds the duplicates lock until the transaction ends: detections take turns, so two batches
- * never miss each other's listings or write one group twice. The rest of the transaction runs
- * without JIT (its statements are estimated past the thresholds: at 1,000,000 events compiling
- * regroup's took 800 ms of its 850) and, on the embedded database, on generic plans (PGlite plans
- * on its one thread, over half of what detection's statements cost it at 100,000 events).
+ * never miss each other's listings or write one group twice. On the embedded database the rest of
+ * the transaction runs on generic plans (PGlite plans on its one thread, over half of what
+ * detection's statements cost it at 100,000 events). No connection compiles with JIT (connect.ts).
  */
 export async function lockDuplicates(sql: Sql): Promise<void> {
   await sql`
     SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID}),
-           set_config('jit', 'off', true),
            CASE WHEN current_setting(${GENERIC_PLANS_SETTING}, true) = 'on'
              THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
 }

@@ -2,14 +2,9 @@
  * Detection after commit, on both databases. A batch's transaction only queues the events it
  * wrote (server/db/duplicate-queue.ts); after its commit the detector is woken and detects up to
  * `batchSize` queued events per transaction under the duplicates lock. Reads never wait for it.
- *
- * The backlog is bounded in time, not in events: the detector measures how many events a second
- * it detects, and a push waits while more are queued than it detects in a second (`roomToQueue`),
- * while one take holds what it detects in half a second. Pushes slow to the pace of detection on a
- * slow machine as on a fast one. Under scripts/bench-load.ts (20 keys pushing, 2 cores) this left
- * the readers more of the machine (search page p50 128 -> 97 ms) for 15% fewer events pushed; the
- * delay until grouping stayed about the same (p50 2.6 and 2.4 s), so the backlog is not what it
- * waits on there.
+ * Pushes keep to detection's measured pace: a take holds what it detects in half a second, and a
+ * push waits while more is queued than it detects in a second, so readers keep more of the machine
+ * (docs/decisions.md).
  * Queued rows outlive a stop: `start()` takes what a stopped server left, and looks again every
  * minute. A failure that may pass (the database away) is tried again later; any other sends the
  * detector through the queue one event at a time, and an event failing alone is dropped (logged).
@@ -25,14 +20,8 @@ import type { DetectionTimings } from "./detect-duplicates.ts";
 export interface DetectorOptions {
   /** Queued events taken in one transaction, at most (fewer when detection is slow). */
   batchSize?: number;
-  /**
-   * Events queued and not yet taken past which `roomToQueue()` waits, at most (fewer when
-   * detection is slow): ingestion slows down.
-   */
+  /** Events queued and not taken past which `roomToQueue()` waits, at most (likewise). */
   maxBacklog?: number;
-  /** The time a take's worth and a backlog's worth of events may take to detect. */
-  takeMs?: number;
-  backlogMs?: number;
   /** After a failed run, the first wait before trying again (doubled each time, at most 30 s). */
   retryMs?: number;
   /** Milliseconds of each detection step, added up (benchmarks). */
@@ -42,9 +31,8 @@ export interface DetectorOptions {
 }
 
 const MAX_RETRY_MS = 30_000;
-/** The fewest events a take holds and a backlog allows, however slow detection is. */
-const MIN_TAKE = 50;
-const MIN_BACKLOG = 100;
+/** What a take holds: the events detection gets through in this time (a backlog: twice that). */
+const TAKE_MS = 500;
 // After start(), how often to look for what other servers left queued.
 const POLL_MS = 60_000;
 
@@ -57,13 +45,7 @@ export interface DetectionFollowUp {
 /** Detects queued events in the background; see the module comment. */
 export class DuplicateDetector {
   readonly #sql: Sql;
-  readonly #o: DetectorOptions & {
-    batchSize: number;
-    maxBacklog: number;
-    retryMs: number;
-    takeMs: number;
-    backlogMs: number;
-  };
+  readonly #o: DetectorOptions & { batchSize: number; maxBacklog: number; retryMs: number };
   /** Events detected per millisecond, averaged over recent takes (0 until one is measured). */
   #rate = 0;
   #poll: ReturnType<typeof setInterval> | null = null;
@@ -81,14 +63,7 @@ export class DuplicateDetector {
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
-    this.#o = {
-      ...options,
-      batchSize: options.batchSize ?? 500,
-      maxBacklog: options.maxBacklog ?? 1_000,
-      retryMs: options.retryMs ?? 1_000,
-      takeMs: options.takeMs ?? 500,
-      backlogMs: options.backlogMs ?? 1_000,
-    };
+    this.#o = { batchSize: 500, maxBacklog: 1_000, retryMs: 1_000, ...options };
   }
 
   /** In a pushed batch's transaction, after its upsert: queues what it wrote. */
@@ -136,20 +111,14 @@ export class DuplicateDetector {
   /** Resolves when `ready()` holds, looked at after each change of state, or after `timeoutMs`. */
   #until(ready: () => boolean, timeoutMs: number): Promise<void> {
     if (ready()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const waiter = {
-        ready,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(waiter);
-        resolve();
-      }, timeoutMs);
-      this.#waiters.add(waiter);
-    });
+    const { promise, resolve } = Promise.withResolvers<void>();
+    const waiter = { ready, resolve };
+    const timer = setTimeout(() => {
+      this.#waiters.delete(waiter);
+      resolve();
+    }, timeoutMs);
+    this.#waiters.add(waiter);
+    return promise.finally(() => clearTimeout(timer));
   }
 
   /** Resolves the waiters whose condition now holds. */
@@ -163,14 +132,13 @@ export class DuplicateDetector {
   }
 
   #hasRoom(): boolean {
-    const room = this.#paced(this.#o.maxBacklog, this.#o.backlogMs, MIN_BACKLOG);
+    const room = this.#paced(this.#o.maxBacklog, 2 * TAKE_MS);
     return this.#queued - this.#taken <= room || this.#failures > 0 || this.#stopped;
   }
 
-  /** `most`, or fewer: what detection gets through in `ms` at its measured pace, at least `least`. */
-  #paced(most: number, ms: number, least: number): number {
-    if (this.#rate === 0) return most;
-    return Math.min(most, Math.max(least, Math.round(this.#rate * ms)));
+  /** What detection gets through in `ms` at its measured pace, within a tenth of `most` and it. */
+  #paced(most: number, ms: number): number {
+    return this.#rate === 0 ? most : Math.min(most, Math.max(most / 10, this.#rate * ms));
   }
 
   /** Stops taking work and waits for the run in progress; what is queued stays queued. */
@@ -208,7 +176,7 @@ export class DuplicateDetector {
   async #drain(): Promise<void> {
     let one = false;
     while (!this.#stopped) {
-      const limit = one ? 1 : this.#paced(this.#o.batchSize, this.#o.takeMs, MIN_TAKE);
+      const limit = one ? 1 : Math.round(this.#paced(this.#o.batchSize, TAKE_MS));
       // Every batch woken for by now is committed, so this take or a later one sees its events.
       const upTo = this.#requested;
       let taken: number;
@@ -258,11 +226,10 @@ export class DuplicateDetector {
     }
   }
 
-  /** Folds a take's pace into the average; takes of a few events say little and are skipped. */
+  /** Folds a take's pace into the average; a take of a few events says little. */
   #measure(taken: number, ms: number): void {
-    if (taken < MIN_TAKE / 5 || ms <= 0) return;
-    const rate = taken / ms;
-    this.#rate = this.#rate === 0 ? rate : 0.7 * this.#rate + 0.3 * rate;
+    if (taken < 10 || ms <= 0) return;
+    this.#rate = this.#rate === 0 ? taken / ms : 0.7 * this.#rate + 0.3 * taken / ms;
   }
 
   #release(upTo: number): void {
