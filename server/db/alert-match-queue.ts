@@ -4,7 +4,7 @@
  * a lock of its own so that two servers never match two listings of one event at once.
  */
 import type { Sql } from "postgres";
-import { GENERIC_PLANS_SETTING } from "./duplicate-links.ts";
+import { underLock } from "./advisory-lock.ts";
 
 const ALERT_MATCH_LOCK_ID = 4_711_035;
 
@@ -16,19 +16,9 @@ export async function queueForMatching(sql: Sql, eventIds: string[]): Promise<vo
     ON CONFLICT (event_id) DO NOTHING`;
 }
 
-/**
- * Runs `work` in a transaction of its own holding the matching lock, without JIT and, on the
- * embedded database, on generic plans (as detection: server/db/duplicate-links.ts).
- */
-export async function underMatchingLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
-  return await sql.begin(async (transaction) => {
-    const tx = transaction as unknown as Sql;
-    await tx`
-      SELECT pg_advisory_xact_lock(${ALERT_MATCH_LOCK_ID}), set_config('jit', 'off', true),
-        CASE WHEN current_setting(${GENERIC_PLANS_SETTING}, true) = 'on'
-          THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
-    return await work(tx);
-  }) as T;
+/** Runs `work` in a transaction of its own holding the matching lock (advisory-lock.ts). */
+export function underMatchingLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
+  return underLock(sql, ALERT_MATCH_LOCK_ID, work);
 }
 
 /** Under the matching lock: takes up to `limit` queued events off the queue; their ids. */
@@ -38,11 +28,4 @@ export async function takeForMatching(tx: Sql, limit: number): Promise<string[]>
     WHERE event_id IN (SELECT event_id FROM alert_match_queue ORDER BY queued_at LIMIT ${limit})
     RETURNING event_id`;
   return rows.map((r) => r.event_id);
-}
-
-/** Whether any event waits for matching. */
-export async function anyQueuedForMatching(sql: Sql): Promise<boolean> {
-  const [row] = await sql<{ any: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM alert_match_queue) AS any`;
-  return row.any;
 }

@@ -3,8 +3,9 @@
  * papers closes within the reminder window. Decided by a periodic pass (the delivery worker's),
  * set-based and bounded, over the searches told of an event (`alert_hits`) whose own CFP is open
  * now and closes within the window, for events of trusted keys (keyFeedsAiSearch) and searches not
- * paused, once the match's new notice is made (server/db/notices.ts fanOutNewHits). A row of `alert_cfp_reminded` records the
- * reminder, so it never repeats; a paused search's hits wait until it is resumed.
+ * paused, once the match's new notice is made (server/db/notices.ts fanOutNewHits). A row of
+ * `alert_cfp_reminded` records the reminder, so it never repeats; a paused search's hits wait until
+ * it is resumed.
  */
 import type { Sql } from "postgres";
 import { keyFeedsAiSearch } from "./ai-search-rule.ts";

@@ -9,7 +9,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { ConfigError } from "../config.ts";
 import { connectFailureMessage } from "./connection-errors.ts";
 import { guardDatabaseDriver } from "./driver-guard.ts";
-import { GENERIC_PLANS_SETTING } from "./duplicate-links.ts";
+import { GENERIC_PLANS_SETTING } from "./advisory-lock.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -100,7 +100,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     max: 1,
     prepare: true,
   });
-  // Its detection runs on generic plans (lockDuplicates).
+  // Its locked work (detection, matching) runs on generic plans (advisory-lock.ts).
   await sql`SELECT set_config(${GENERIC_PLANS_SETTING}, 'on', false)`;
   return {
     sql,

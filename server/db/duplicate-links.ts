@@ -1,5 +1,6 @@
 /** Links between listings (detected or an operator's) and the groups they form. */
 import type { Sql } from "postgres";
+import { holdLock, underLock } from "./advisory-lock.ts";
 
 /** A link between two listings (a < b). */
 export interface Link {
@@ -12,30 +13,17 @@ export interface Link {
 // Any fixed number: the advisory lock that serialises detection (lockDuplicates).
 const DUPLICATES_LOCK_ID = 4_711_017;
 
-/** Set on a session whose detection runs on generic plans (PGlite's: connect.ts). */
-export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
-
 /**
- * Holds the duplicates lock until the transaction ends: detections take turns, so two batches
- * never miss each other's listings or write one group twice. On the embedded database the rest of
- * the transaction runs on generic plans (PGlite plans on its one thread, over half of what
- * detection's statements cost it at 100,000 events). No connection compiles with JIT (connect.ts).
+ * Holds the duplicates lock until the transaction ends (advisory-lock.ts): detections take turns,
+ * so two batches never miss each other's listings or write one group twice.
  */
-export async function lockDuplicates(sql: Sql): Promise<void> {
-  await sql`
-    SELECT pg_advisory_xact_lock(${DUPLICATES_LOCK_ID}),
-           CASE WHEN current_setting(${GENERIC_PLANS_SETTING}, true) = 'on'
-             THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
+export function lockDuplicates(sql: Sql): Promise<void> {
+  return holdLock(sql, DUPLICATES_LOCK_ID);
 }
 
 /** Runs `work` in a transaction of its own, holding the duplicates lock (lockDuplicates). */
-export async function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
-  return await sql.begin(async (transaction) => {
-    // postgres.js types a transaction apart from the pool, though both run the same queries.
-    const tx = transaction as unknown as Sql;
-    await lockDuplicates(tx);
-    return await work(tx);
-  }) as T;
+export function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
+  return underLock(sql, DUPLICATES_LOCK_ID, work);
 }
 
 /**

@@ -1,0 +1,34 @@
+/**
+ * Work that takes turns across servers: a transaction of its own holding an advisory lock, the
+ * lock released at its end. Duplicate detection and saved-search matching each hold one.
+ */
+import type { Sql } from "postgres";
+
+/** Set on a session whose locked work runs on generic plans (PGlite's: connect.ts). */
+export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
+
+/**
+ * Holds advisory lock `id` until the transaction ends. On the embedded database the rest of the
+ * transaction runs on generic plans (PGlite plans on its one thread, over half of what detection's
+ * statements cost it at 100,000 events). No connection compiles with JIT (connect.ts).
+ */
+export async function holdLock(sql: Sql, id: number): Promise<void> {
+  await sql`
+    SELECT pg_advisory_xact_lock(${id}),
+           CASE WHEN current_setting(${GENERIC_PLANS_SETTING}, true) = 'on'
+             THEN set_config('plan_cache_mode', 'force_generic_plan', true) END`;
+}
+
+/** Runs `work` in a transaction of its own, holding advisory lock `id` (holdLock). */
+export async function underLock<T>(
+  sql: Sql,
+  id: number,
+  work: (tx: Sql) => Promise<T>,
+): Promise<T> {
+  return await sql.begin(async (transaction) => {
+    // postgres.js types a transaction apart from the pool, though both run the same queries.
+    const tx = transaction as unknown as Sql;
+    await holdLock(tx, id);
+    return await work(tx);
+  }) as T;
+}
