@@ -23,9 +23,12 @@ export function termFactor(tf: number, length: number, mean: number): number {
 }
 
 /** A word's weighted term frequency from its lexemes' (absent lexemes: 0). */
-export function wordFrequency(word: TextWord, tf: (lexeme: string) => number): number {
-  const parts = Math.min(...word.parts.map(tf));
-  return parts + word.wholes.reduce((sum, w) => sum + tf(w), 0);
+export function wordFrequency<L>(word: { parts: L[]; wholes: L[] }, tf: (lexeme: L) => number) {
+  let parts = Infinity;
+  for (const l of word.parts) parts = Math.min(parts, tf(l));
+  let sum = parts === Infinity ? 0 : parts;
+  for (const l of word.wholes) sum += tf(l);
+  return sum;
 }
 
 /** A word's inverse document frequency; 0 for a word no event holds. */

@@ -210,16 +210,31 @@ function ranked(
   events: Iterable<EventLexemes>,
   o: { terms: TextTerms; idfs: number[]; lexemes: string[] },
 ): TextMatch[] {
+  // Each word's lexemes as positions in an event's tfs, found once: a page's ranking scores
+  // thousands of events, and closures and arrays per event cost more than the arithmetic.
   const at = new Map(o.lexemes.map((l, i) => [l, i]));
+  const words = o.terms.words.map((w) => ({
+    parts: w.parts.map((l) => at.get(l) ?? -1),
+    wholes: w.wholes.map((l) => at.get(l) ?? -1),
+  }));
+  const tfs = new Array<number>(words.length);
+  const options = { idfs: o.idfs, meanLength: o.terms.meanLength };
   const scored: (Omit<TextMatch, "known"> & { startsAt: number })[] = [];
   for (const e of events) {
-    const tf = (l: string) => e.tfs[at.get(l) ?? -1] ?? 0;
-    const tfs = o.terms.words.map((w) => wordFrequency(w, tf));
-    const s = scoreOf({ length: e.length, tfs }, {
-      idfs: o.idfs,
-      meanLength: o.terms.meanLength,
-    });
-    if (s.score > 0) scored.push({ id: e.id, startsAt: e.starts_at.getTime(), ...s });
+    const tf = (i: number) => i < 0 ? 0 : e.tfs[i] ?? 0;
+    for (let w = 0; w < words.length; w++) {
+      tfs[w] = wordFrequency(words[w], tf);
+    }
+    const s = scoreOf({ length: e.length, tfs }, options);
+    if (s.score > 0) {
+      scored.push({
+        id: e.id,
+        startsAt: e.starts_at.getTime(),
+        score: s.score,
+        everyWord: s.everyWord,
+        coverage: s.coverage,
+      });
+    }
   }
   scored.sort((a, b) =>
     b.score - a.score || a.startsAt - b.startsAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)

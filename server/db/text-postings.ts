@@ -2,7 +2,7 @@
  * The best postings of lexemes (event_text_postings, migration 029): per lexeme its events by the
  * term's factor at the reference length, best first, as text ranking reads them.
  */
-import type { Sql } from "postgres";
+import type { Fragment, Sql } from "postgres";
 
 /**
  * The first `count` postings of a lexeme, the impact of the first (0: none) and of the next one
@@ -20,26 +20,19 @@ export async function bestPostings(
   lexemes: string[],
   count: number,
 ): Promise<Map<string, PostingsRead>> {
-  const rows = await sql<{ lexeme: string; ids: string[]; impacts: number[] }[]>`
-    SELECT l.lexeme, array_agg(p.event_id ORDER BY p.impact DESC, p.event_id) AS ids,
-           array_agg(p.impact ORDER BY p.impact DESC, p.event_id) AS impacts
-    FROM unnest(${lexemes}::text[]) AS l(lexeme)
-    JOIN LATERAL (
-      SELECT x.event_id, x.impact FROM event_text_postings x
-      WHERE x.lexeme = l.lexeme
-      ORDER BY x.impact DESC, x.event_id
-      LIMIT ${count + 1}
-    ) AS p ON true
-    GROUP BY l.lexeme`;
-  const read = new Map<string, PostingsRead>(
-    lexemes.map((l) => [l, { ids: [], top: 0, cutoff: 0 }]),
-  );
-  for (const r of rows) {
-    read.set(r.lexeme, {
-      ids: r.ids.slice(0, count),
-      top: r.impacts[0] ?? 0,
-      cutoff: r.ids.length > count ? r.impacts[count] : 0,
-    });
-  }
-  return read;
+  // Each list in the index's order, with no sort: two aggregates ordering thousands of postings
+  // took twice as long as reading them (5,120 postings of a word: 21 ms, now 8).
+  const rows = await sql<{ lexeme: string; ids: string[]; top: number; cutoff: number }[]>`
+    SELECT l.lexeme,
+      ARRAY(${inOrder(sql, sql`x.event_id`)} LIMIT ${count}) AS ids,
+      coalesce((${inOrder(sql, sql`x.impact`)} LIMIT 1), 0) AS top,
+      coalesce((${inOrder(sql, sql`x.impact`)} OFFSET ${count} LIMIT 1), 0) AS cutoff
+    FROM unnest(${lexemes}::text[]) AS l(lexeme)`;
+  return new Map(rows.map((r) => [r.lexeme, { ids: r.ids, top: r.top, cutoff: r.cutoff }]));
+}
+
+/** A lexeme's postings (of `l.lexeme`), best first, as the order index keeps them. */
+function inOrder(sql: Sql, column: Fragment): Fragment {
+  return sql`SELECT ${column} FROM event_text_postings x WHERE x.lexeme = l.lexeme
+    ORDER BY x.impact DESC, x.event_id`;
 }

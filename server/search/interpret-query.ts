@@ -265,7 +265,6 @@ async function readPlace(sql: Sql, r: Reading): Promise<void> {
     .filter((p) => p.city !== null || p.country !== null);
   // Longest first: "new york" before "york".
   named.sort((a, b) => b.phrase.split(" ").length - a.phrase.split(" ").length);
-  await learnHeld(sql, r, named.map((p) => spans.get(p.phrase)!));
   for (const place of named) {
     const { start, end } = spans.get(place.phrase)!;
     // The country of "Berlin, Germany" goes with its city.
@@ -275,12 +274,17 @@ async function readPlace(sql: Sql, r: Reading): Promise<void> {
     const introduced = start > article && INTRODUCERS.has(r.words[start - 1 - article]);
     const comma = r.words[end - 1].endsWith(",") &&
       named.some((p) => p.country !== null && spans.get(p.phrase)?.start === end);
-    if (!comma && inHeldPhrase(r, start, end)) continue;
     const from = introduced ? start - 1 - article : start;
     const found = place.city !== null ? { city: place.city } : { country: place.country! };
+    // A bare place only ranks, held in a phrase or not: asking whether events hold "typescript
+    // berlin" reads every event holding both words (12 ms at 100,000 events) and changes nothing.
     if (!(introduced || comma) || !othersStay(r, from, end)) {
       if (!place.topic) rank(r, found);
       continue;
+    }
+    if (!comma) {
+      await learnHeld(sql, r, [{ start, end }]);
+      if (inHeldPhrase(r, start, end)) continue;
     }
     Object.assign(r.filters, found);
     Object.assign(r.interpreted, found);
