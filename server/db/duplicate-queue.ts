@@ -11,8 +11,8 @@ export async function queueForDetection(sql: Sql, eventIds: string[]): Promise<v
 }
 
 /**
- * Takes up to `limit` events off the queue, with what detection reads of each, in the transaction
- * that detects them (rolled back, they stay queued). `taken` counts deleted events too, so that
+ * Takes up to `limit` events off the queue, the longest queued first (migration 039), with what
+ * detection reads of each, in the transaction that detects them (rolled back, they stay queued). `taken` counts deleted events too, so that
  * fewer than `limit` means the queue is empty.
  */
 export async function takeQueued(
@@ -21,7 +21,7 @@ export async function takeQueued(
 ): Promise<{ taken: number; events: RedetectionRow[] }> {
   const rows = await tx<{ event_id: string }[]>`
     DELETE FROM duplicate_queue
-    WHERE event_id IN (SELECT event_id FROM duplicate_queue LIMIT ${limit})
+    WHERE event_id IN (SELECT event_id FROM duplicate_queue ORDER BY queued LIMIT ${limit})
     RETURNING event_id`;
   const events = await redetectionRowsOf(tx, rows.map((r) => r.event_id));
   return { taken: rows.length, events };

@@ -5,7 +5,7 @@
  * detected twice or lost.
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../../dev-support/databases.ts";
+import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, startTestApp } from "../../dev-support/test-server.ts";
 import { get, postEvents } from "../ingest/support/http.ts";
 import { untilGrouped } from "../../dev-support/grouping.ts";
@@ -14,6 +14,7 @@ import { DuplicateDetector } from "../../server/duplicates/duplicate-detector.ts
 import { detectStored } from "../../server/duplicates/detect-duplicates.ts";
 import { lockDuplicates } from "../../server/db/duplicate-links.ts";
 import { redetectionRowsOf } from "../../server/db/duplicate-rules.ts";
+import { queueForDetection, takeQueued } from "../../server/db/duplicate-queue.ts";
 
 /** One conference as two lists word it, and `n` meetups of one city the same week. */
 const copies = [
@@ -109,6 +110,26 @@ for (const kind of testBackends()) {
       }
     } finally {
       await server.close();
+    }
+  });
+
+  Deno.test(`[${kind}] detection takes its queue first in, first out`, async () => {
+    const db = await openTestDatabase(kind);
+    try {
+      const ids = (n: number) => Array.from({ length: n }, () => crypto.randomUUID());
+      const [first, second, third] = [ids(50), ids(50), ids(50)];
+      await queueForDetection(db.sql, first);
+      await queueForDetection(db.sql, second);
+      await db.sql.begin((tx) => takeQueued(tx as unknown as Sql, 50));
+      // The space the first take freed is where the next rows are written.
+      await db.sql`VACUUM duplicate_queue`;
+      await queueForDetection(db.sql, third);
+      await queueForDetection(db.sql, [second[0], third[0]]); // queued again: keep their rows
+      await db.sql.begin((tx) => takeQueued(tx as unknown as Sql, 50));
+      const left = await db.sql<{ event_id: string }[]>`SELECT event_id FROM duplicate_queue`;
+      assert.deepEqual(left.map((r) => r.event_id).sort(), [...third].sort());
+    } finally {
+      await db.close();
     }
   });
 
