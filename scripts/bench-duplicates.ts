@@ -134,15 +134,19 @@ type Detection = "off" | DuplicateDetector;
 
 async function store(sql: Sql, writer: Writer, events: EventRecord[], detection: Detection) {
   // As ingest-batch.ts: a batch waits while detection is too far behind.
-  if (detection !== "off") await detection.roomToQueue();
-  const ids = await sql.begin(async (transaction) => {
-    const tx = transaction as unknown as Sql;
-    const outcome = await upsertEvents(tx, writer, events);
-    const changed = outcome.changed.map((c) => c.id);
-    if (detection !== "off") await detection.queue(tx, changed);
-    return changed;
-  });
-  if (detection !== "off") detection.committed(ids);
+  const release = detection === "off" ? () => {} : await detection.roomToQueue(events.length);
+  try {
+    const ids = await sql.begin(async (transaction) => {
+      const tx = transaction as unknown as Sql;
+      const outcome = await upsertEvents(tx, writer, events);
+      const changed = outcome.changed.map((c) => c.id);
+      if (detection !== "off") await detection.queue(tx, changed);
+      return changed;
+    });
+    if (detection !== "off") detection.committed(ids);
+  } finally {
+    release();
+  }
 }
 
 /** Stores `work` in order; with a detector, until every batch's events are detected. */

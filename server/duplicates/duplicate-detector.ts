@@ -60,6 +60,8 @@ export class DuplicateDetector {
   /** Events this server queued, and events its detections took (counted after each take). */
   #queued = 0;
   #taken = 0;
+  /** Events of batches let through roomToQueue and not yet committed (or failed). */
+  #admitted = 0;
 
   constructor(sql: Sql, options: DetectorOptions = {}) {
     this.#sql = sql;
@@ -101,11 +103,23 @@ export class DuplicateDetector {
   }
 
   /**
-   * Resolves when the events queued and not yet taken are within bounds (or after `timeoutMs`):
-   * called before a batch. Counted per take: under a steady stream the queue is never empty.
+   * Resolves when a batch of `size` events fits within the backlog beside the events queued and
+   * not yet taken and those of batches let through before it (or after `timeoutMs`): called before
+   * a batch. Its room is held until the returned function is called, after `committed()` or the
+   * batch's failure: pushers let through at once each count the others, or twenty of them would
+   * queue twenty batches past the bound, and grouping would wait seconds behind them.
    */
-  roomToQueue(timeoutMs = 30_000): Promise<void> {
-    return this.#until(() => this.#hasRoom(), timeoutMs);
+  async roomToQueue(size: number, timeoutMs = 30_000): Promise<() => void> {
+    let held = false;
+    await this.#until(() => held = this.#admit(size), timeoutMs);
+    if (!held) this.#admitted += size; // Let through at the timeout: counted all the same.
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#admitted -= size;
+      this.#wakeWaiters();
+    };
   }
 
   /** Resolves when `ready()` holds, looked at after each change of state, or after `timeoutMs`. */
@@ -131,9 +145,15 @@ export class DuplicateDetector {
     }
   }
 
-  #hasRoom(): boolean {
+  /** Holds room for `size` events when it is free (always when nothing waits, or none works). */
+  #admit(size: number): boolean {
+    const waiting = this.#queued - this.#taken + this.#admitted;
     const room = this.#paced(this.#o.maxBacklog, 2 * TAKE_MS);
-    return this.#queued - this.#taken <= room || this.#failures > 0 || this.#stopped;
+    if (waiting > 0 && waiting + size > room && this.#failures === 0 && !this.#stopped) {
+      return false;
+    }
+    this.#admitted += size;
+    return true;
   }
 
   /** What detection gets through in `ms` at its measured pace, within a tenth of `most` and it. */

@@ -10,8 +10,8 @@ import { budgetApplies, budgetRefusal, checkUpcomingBudget, OverBudget } from ".
 
 /**
  * Upserts the batch, keeps it for review when it is the key's first, hands its written events to
- * duplicate detection (queued, detected after the commit), and wakes the embedding worker. An unreviewed contributor's batch that would pass its budget is refused whole
- * (409).
+ * duplicate detection (queued, detected after the commit), and wakes the embedding worker. An
+ * unreviewed contributor's batch that would pass its budget is refused whole (409).
  */
 export async function ingestBatch(
   deps: AppDeps,
@@ -22,10 +22,24 @@ export async function ingestBatch(
   if (keyId === null || contributorId === null) {
     throw new Error("Cannot ingest a batch: the operator key has no contributor");
   }
+  // A batch waits while detection is too far behind, so that grouping's delay stays bounded.
+  const release = await deps.duplicates.roomToQueue(events.length);
+  try {
+    return await ingestAdmitted(deps, { ...principal, keyId, contributorId }, events);
+  } finally {
+    release();
+  }
+}
+
+/** ingestBatch once detection has room for the batch. */
+async function ingestAdmitted(
+  deps: AppDeps,
+  principal: Principal & { keyId: string; contributorId: string },
+  events: EventRecord[],
+): Promise<UpsertOutcome> {
+  const { keyId, contributorId } = principal;
   const limit = unreviewedBudgets(deps.config).maxUpcomingEvents;
   let outcome: UpsertOutcome;
-  // A batch waits while detection is too far behind, so that grouping's delay stays bounded.
-  await deps.duplicates.roomToQueue();
   try {
     outcome = await deps.batchSlots.run(() =>
       deps.db.sql.begin(async (transaction) => {

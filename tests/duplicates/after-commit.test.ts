@@ -215,6 +215,35 @@ for (const kind of testBackends()) {
   });
 }
 
+Deno.test("batches let through at once count each other against detection's backlog", async () => {
+  const db = await openTestDatabase("pglite");
+  const detector = new DuplicateDetector(db.sql, { maxBacklog: 100 });
+  const pause = () => new Promise((r) => setTimeout(r, 150));
+  try {
+    // Fifty events waiting, never taken (none is in the queue's table).
+    detector.committed(Array.from({ length: 50 }, () => crypto.randomUUID()));
+    await detector.settled();
+    const through: number[] = [];
+    const batches = [0, 1, 2].map((i) =>
+      detector.roomToQueue(40, 60_000).then((release) => {
+        through.push(i);
+        return release;
+      })
+    );
+    await pause();
+    assert.deepEqual(through, [0], "50 + 40 fit in 100, a second 40 does not");
+    (await batches[0])(); // the first batch is done: its room is free again
+    await pause();
+    assert.deepEqual(through, [0, 1]);
+    (await batches[1])();
+    await batches[2];
+    assert.deepEqual(through, [0, 1, 2]);
+  } finally {
+    await detector.stop();
+    await db.close();
+  }
+});
+
 Deno.test("while detection fails, reads and pushes do not wait, and it is tried again", async () => {
   // A database that refuses every connection: each run fails at its first statement.
   const sql = postgres("postgres://nobody@127.0.0.1:1/none", { max: 1, onnotice: () => {} });
@@ -229,7 +258,7 @@ Deno.test("while detection fails, reads and pushes do not wait, and it is tried 
     // Three events queued, past the backlog of one: only failing detection lets a push through.
     detector.committed(["a", "b", "c"]);
     await detector.settled(60_000);
-    await detector.roomToQueue(60_000);
+    (await detector.roomToQueue(100, 60_000))();
     // Waiting would last until the 60 s bounds; 10 s leaves a loaded machine room.
     assert.ok(performance.now() - started < 10_000, "no wait while detection fails");
     while (logged.length < 3) await new Promise((r) => setTimeout(r, 20));
