@@ -12,8 +12,8 @@ export async function queueForDetection(sql: Sql, eventIds: string[]): Promise<v
 
 /**
  * Takes up to `limit` events off the queue, the longest queued first (migration 039), with what
- * detection reads of each, in the transaction that detects them (rolled back, they stay queued). `taken` counts deleted events too, so that
- * fewer than `limit` means the queue is empty.
+ * detection reads of each, in the transaction that detects them (rolled back, they stay queued).
+ * `taken` counts deleted events too, so that fewer than `limit` means the queue is empty.
  */
 export async function takeQueued(
   tx: Sql,

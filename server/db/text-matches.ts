@@ -213,7 +213,8 @@ function ranked(
   o: { terms: TextTerms; idfs: number[]; lexemes: string[] },
 ): TextMatch[] {
   // Each word's lexemes as positions in an event's tfs, found once: a page's ranking scores
-  // thousands of events, and closures and arrays per event cost more than the arithmetic.
+  // thousands of events, and a map lookup and new arrays per word and event cost more than the
+  // arithmetic.
   const at = new Map(o.lexemes.map((l, i) => [l, i]));
   const words = o.terms.words.map((w) => ({
     parts: w.parts.map((l) => at.get(l) ?? -1),
