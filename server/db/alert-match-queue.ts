@@ -18,7 +18,7 @@ export async function queueForMatching(sql: Sql, eventIds: string[]): Promise<vo
 
 /** Runs `work` in a transaction of its own holding the matching lock (advisory-lock.ts). */
 export function underMatchingLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
-  return underLock(sql, ALERT_MATCH_LOCK_ID, work);
+  return underLock(sql, ALERT_MATCH_LOCK_ID, "custom plans", work);
 }
 
 /** Under the matching lock: takes up to `limit` queued events off the queue; their ids. */

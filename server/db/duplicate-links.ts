@@ -18,12 +18,12 @@ const DUPLICATES_LOCK_ID = 4_711_017;
  * so two batches never miss each other's listings or write one group twice.
  */
 export function lockDuplicates(sql: Sql): Promise<void> {
-  return holdLock(sql, DUPLICATES_LOCK_ID);
+  return holdLock(sql, DUPLICATES_LOCK_ID, "generic plans");
 }
 
 /** Runs `work` in a transaction of its own, holding the duplicates lock (lockDuplicates). */
 export function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
-  return underLock(sql, DUPLICATES_LOCK_ID, work);
+  return underLock(sql, DUPLICATES_LOCK_ID, "generic plans", work);
 }
 
 /**

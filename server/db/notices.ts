@@ -14,7 +14,7 @@
  */
 import type { Fragment, Sql } from "postgres";
 import { keyFeedsAiSearch } from "./ai-search-rule.ts";
-import { eventAnchors, placeOf, savedSearchMatches } from "./saved-search-match.ts";
+import { anchorKeys, placeOf, savedSearchMatches } from "./saved-search-match.ts";
 
 /** Which events a pass looks at: a batch's ids, or every event a key last wrote. */
 export type NoticeSource = { eventIds: string[] } | { keyId: string };
@@ -60,13 +60,11 @@ export async function decideNotices(sql: Sql, source: NoticeSource): Promise<num
 async function decideNewMatches(sql: Sql, source: NoticeSource): Promise<number> {
   // Each search has one anchor and an event's keys are distinct: a pair is a candidate once.
   const rows = await sql`
-    WITH batch AS (
-      SELECT e.id, ${eventAnchors(sql)} AS anchors FROM events e
-      JOIN api_keys k ON k.id = e.last_key_id
+    WITH batch AS MATERIALIZED (
+      SELECT e.id, e.search_vector, e.topics, lower(e.city) AS city, lower(e.country) AS country
+      FROM events e JOIN api_keys k ON k.id = e.last_key_id
       WHERE ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
-    ), keys AS MATERIALIZED (
-      SELECT b.id AS event_id, unnest(b.anchors) AS anchor FROM batch b
-    ), matched AS MATERIALIZED (
+    ), ${anchorKeys(sql)}, matched AS MATERIALIZED (
       SELECT s.id AS saved_search_id, e.id AS event_id, g.group_id, g.canonical,
         (s.webhook_url IS NOT NULL AND s.webhook_disabled_at IS NULL) OR s.email <> 'off' AS tells
       FROM keys k
