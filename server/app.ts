@@ -32,6 +32,11 @@ export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
     app.use("*", (c, next) => federation.fetch(c.req.raw, () => next().then(() => c.res)));
   }
   if (deps.storage) app.use("*", refuseWritesWhenDiskLow(deps.storage));
+  // A push is in flight from its arrival: its key's look-up waits for the database as well.
+  app.use(
+    "/api/v1/events",
+    (c, next) => c.req.method === "POST" ? deps.pushes.during(next) : next(),
+  );
 
   const guards: Guards = {
     authenticate: await authenticate({ operatorKey: config.adminApiKey }),

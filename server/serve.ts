@@ -14,6 +14,7 @@ import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
 import { BatchSlots } from "./events/batch-slots.ts";
+import { PushesInFlight } from "./events/pushes-in-flight.ts";
 import { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
 import { startAlerts } from "./alerts/start-alerts.ts";
 import { startFederation } from "./federation/service.ts";
@@ -65,7 +66,8 @@ export async function openService(config: Config): Promise<OpenedService> {
     });
     stops.push(() => ai.stop());
     const batchSlots = BatchSlots.forPool(db.poolSize);
-    const alerts = startAlerts(db.sql, config, () => batchSlots.busy > 0);
+    const pushes = new PushesInFlight();
+    const alerts = startAlerts(db.sql, config, () => pushes.lastAt());
     stops.push(() => alerts.stop());
     // Started here, not with the socket: in-process tests push and read through app.fetch.
     const duplicates = new DuplicateDetector(db.sql, { followUp: alerts });
@@ -86,6 +88,7 @@ export async function openService(config: Config): Promise<OpenedService> {
       ai,
       storage,
       batchSlots,
+      pushes,
       duplicates,
       alerts,
       federation,

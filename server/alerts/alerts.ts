@@ -26,7 +26,7 @@ export class Alerts {
     o: {
       worker: DeliveryWorker | null;
       mailer?: Mailer | null;
-      busy?: () => boolean;
+      lastPushAt?: () => number;
       /** The percolator's timings (ALERT_MATCH_* settings). */
       matching?: Pick<PercolatorOptions, "idleMs" | "maxDelayMs" | "batchSize">;
     },
@@ -37,7 +37,7 @@ export class Alerts {
     this.#percolator = new Percolator({
       sql,
       ...o.matching,
-      busy: o.busy,
+      lastPushAt: o.lastPushAt,
       decided: () => this.wake(),
     });
   }

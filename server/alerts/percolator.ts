@@ -2,10 +2,11 @@
  * Matching detected events against every saved search (server/db/notices.ts decideNotices), in
  * transactions of its own after detection's, out of the pushes' way. Detection queues what it
  * detected (server/db/alert-match-queue.ts), in its transaction; the percolator takes the queue
- * when no batch has been stored for `idleMs`, or once events have waited `maxDelayMs` under a
- * steady stream of pushes, up to `batchSize` events a pass. On the embedded database, which runs
- * one statement at a time, a pass is work a push would otherwise wait for; a backlog is matched in
- * fewer, larger passes. What a stopped server left queued is taken at start and by the poll.
+ * when no push has been in flight for `idleMs`, or once events have waited `maxDelayMs` under a
+ * steady stream of pushes, up to `batchSize` events a pass, and looks for a pause again before
+ * the next pass. On the embedded database, which runs one statement at a time, a pass is work a
+ * push would otherwise wait for. What a stopped server left queued is taken at start and by the
+ * poll.
  */
 import type { Sql } from "postgres";
 import { takeForMatching, underMatchingLock } from "../db/alert-match-queue.ts";
@@ -14,8 +15,8 @@ import { decideNotices } from "../db/notices.ts";
 /** How the percolator runs. */
 export interface PercolatorOptions {
   sql: Sql;
-  /** Whether a batch is being stored now. */
-  busy?: () => boolean;
+  /** When a push was last in flight (ms since the epoch; now while one is). */
+  lastPushAt?: () => number;
   /** The pause in the pushes it waits for. */
   idleMs?: number;
   /** The longest a queued event waits for such a pause. */
@@ -39,9 +40,8 @@ export class Percolator {
   /** Wakes so far (a detection committed, the poll, a start), and the wakes matched. */
   #wakes = 0;
   #matchedUpTo = 0;
-  /** When the oldest wake not matched came; when a batch was last seen being stored. */
+  /** When the oldest wake not matched came. */
   #waitingSince = 0;
-  #busySeenAt = 0;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #poll: ReturnType<typeof setInterval> | null = null;
   #running: Promise<void> | null = null;
@@ -51,7 +51,7 @@ export class Percolator {
   constructor(options: PercolatorOptions) {
     this.#o = {
       sql: options.sql,
-      busy: options.busy ?? (() => false),
+      lastPushAt: options.lastPushAt ?? (() => 0),
       idleMs: options.idleMs ?? 200,
       maxDelayMs: options.maxDelayMs ?? 5_000,
       batchSize: options.batchSize ?? 1_000,
@@ -119,40 +119,40 @@ export class Percolator {
   #look(): void {
     if (this.#stopped || this.#matchedUpTo >= this.#wakes) return;
     const now = Date.now();
-    if (this.#o.busy()) this.#busySeenAt = now;
-    const paused = now - this.#busySeenAt >= this.#o.idleMs;
+    // Not sampled here: a wake comes between two pushes, when none is in flight.
+    const paused = now - this.#o.lastPushAt() >= this.#o.idleMs;
     if (!paused && now - this.#waitingSince < this.#o.maxDelayMs) {
       this.#schedule(LOOK_MS);
       return;
     }
-    this.#running = this.#drain().catch((err) => {
+    this.#running = this.#pass().then(() => 0, (err) => {
       this.#o.log(`Cannot match events against saved searches (tried again soon): ${err}`);
       return RETRY_MS;
     }).then((retryMs) => {
       this.#running = null;
-      if (this.#matchedUpTo < this.#wakes) this.#schedule(retryMs ?? 0);
+      if (this.#matchedUpTo < this.#wakes) this.#schedule(retryMs);
       else for (const w of this.#waiters.splice(0)) w();
     });
   }
 
-  /** Passes until one finds fewer events than it asked for (the queue was empty). */
-  async #drain(): Promise<number | undefined> {
-    while (!this.#stopped) {
-      const upTo = this.#wakes;
-      let decided = 0;
-      const taken = await underMatchingLock(this.#o.sql, async (tx) => {
-        const ids = await takeForMatching(tx, this.#o.batchSize);
-        if (ids.length > 0) decided = await decideNotices(tx, { eventIds: ids });
-        return ids.length;
-      });
-      if (decided > 0) this.#o.decided();
-      if (taken < this.#o.batchSize) {
-        // Events queued during the pass wait for the next pause.
-        this.#matchedUpTo = Math.max(this.#matchedUpTo, upTo);
-        if (this.#matchedUpTo < this.#wakes) this.#waitingSince = Date.now();
-        return undefined;
-      }
+  /**
+   * One pass; a pass that took a full batch leaves the rest for the next look, which waits again
+   * for a pause (unless the oldest event waited the longest delay): pushes that resumed meanwhile
+   * wait for one pass at most, not for the whole backlog.
+   */
+  async #pass(): Promise<void> {
+    const upTo = this.#wakes;
+    let decided = 0;
+    const taken = await underMatchingLock(this.#o.sql, async (tx) => {
+      const ids = await takeForMatching(tx, this.#o.batchSize);
+      if (ids.length > 0) decided = await decideNotices(tx, { eventIds: ids });
+      return ids.length;
+    });
+    if (decided > 0) this.#o.decided();
+    if (taken < this.#o.batchSize) {
+      // The queue was empty: events queued during the pass wait for the next pause.
+      this.#matchedUpTo = Math.max(this.#matchedUpTo, upTo);
+      if (this.#matchedUpTo < this.#wakes) this.#waitingSince = Date.now();
     }
-    return undefined;
   }
 }

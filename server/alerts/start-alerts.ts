@@ -6,10 +6,10 @@ import { DeliveryWorker } from "./delivery-worker.ts";
 import { createMailer } from "./mailer.ts";
 
 /**
- * The server's Alerts, delivering in this process unless `config.alertWorker` is false; `busy`
- * says whether a batch is being stored (matching waits for a pause).
+ * The server's Alerts, delivering in this process unless `config.alertWorker` is false;
+ * `lastPushAt` says when a push was last in flight (matching waits for a pause).
  */
-export function startAlerts(sql: Sql, config: Config, busy?: () => boolean): Alerts {
+export function startAlerts(sql: Sql, config: Config, lastPushAt?: () => number): Alerts {
   const { smtpUrl, mailFrom } = config.alerts;
   const mailer = smtpUrl === undefined ? undefined : createMailer(smtpUrl, mailFrom);
   const worker = config.alertWorker === false ? null : new DeliveryWorker({
@@ -28,7 +28,7 @@ export function startAlerts(sql: Sql, config: Config, busy?: () => boolean): Ale
     mailer,
     publicUrl: config.publicUrl,
   });
-  const alerts = new Alerts(sql, { worker, mailer, busy, matching: config.alerts.matching });
+  const alerts = new Alerts(sql, { worker, mailer, lastPushAt, matching: config.alerts.matching });
   alerts.start();
   return alerts;
 }

@@ -59,25 +59,27 @@ export async function decideNotices(sql: Sql, source: NoticeSource): Promise<num
  */
 async function decideNewMatches(sql: Sql, source: NoticeSource): Promise<number> {
   // Each search has one anchor and an event's keys are distinct: a pair is a candidate once.
+  // What is asked of each event alone (its group, whom it was told to) is read once per event,
+  // in `batch`, not once per candidate pair.
   const rows = await sql`
     WITH batch AS MATERIALIZED (
-      SELECT e.id, e.search_vector, e.topics, lower(e.city) AS city, lower(e.country) AS country
-      FROM events e JOIN api_keys k ON k.id = e.last_key_id
+      SELECT e.*, g.group_id, g.canonical, h.saved_search_ids AS told FROM events e
+      JOIN api_keys k ON k.id = e.last_key_id
+      LEFT JOIN event_group_members g ON g.event_id = e.id
+      LEFT JOIN alert_hits h ON h.event_id = e.id
       WHERE ${sourceCondition(sql, source)} AND ${keyFeedsAiSearch(sql)}
     ), ${anchorKeys(sql)}, matched AS MATERIALIZED (
-      SELECT s.id AS saved_search_id, e.id AS event_id, g.group_id, g.canonical,
+      SELECT s.id AS saved_search_id, e.id AS event_id, e.group_id, e.canonical,
         (s.webhook_url IS NOT NULL AND s.webhook_disabled_at IS NULL) OR s.email <> 'off' AS tells
       FROM keys k
       JOIN saved_searches s ON s.anchor = k.anchor AND NOT s.paused
-      JOIN events e ON e.id = k.event_id
-      LEFT JOIN event_group_members g ON g.event_id = e.id
-      LEFT JOIN alert_hits h ON h.event_id = e.id
+      JOIN batch e ON e.id = k.event_id
       WHERE e.created_at >= s.created_at AND ${savedSearchMatches(sql)}
         -- Told of already: the event itself, or (grouped) any listing of its group.
-        AND (h.event_id IS NULL OR NOT s.id = ANY(h.saved_search_ids))
-        AND (g.group_id IS NULL OR NOT EXISTS (
+        AND (e.told IS NULL OR NOT s.id = ANY(e.told))
+        AND (e.group_id IS NULL OR NOT EXISTS (
           SELECT 1 FROM event_group_members o JOIN alert_hits oh ON oh.event_id = o.event_id
-          WHERE o.group_id = g.group_id AND s.id = ANY(oh.saved_search_ids)))
+          WHERE o.group_id = e.group_id AND s.id = ANY(oh.saved_search_ids)))
     ), fresh AS MATERIALIZED (
       SELECT saved_search_id, event_id, tells FROM matched WHERE group_id IS NULL
       UNION ALL (
@@ -89,7 +91,7 @@ async function decideNewMatches(sql: Sql, source: NoticeSource): Promise<number>
       INSERT INTO alert_hits AS h (event_id, saved_search_ids, starts_at, place, title, source_url)
       SELECT e.id, f.ids, e.starts_at, ${placeOf(sql)}, e.title, e.source_url
       FROM (SELECT event_id, array_agg(saved_search_id) AS ids FROM fresh GROUP BY event_id) f
-      JOIN events e ON e.id = f.event_id
+      JOIN batch e ON e.id = f.event_id
       ON CONFLICT (event_id) DO UPDATE
         SET saved_search_ids = h.saved_search_ids || excluded.saved_search_ids
     ), pending AS (

@@ -77,7 +77,7 @@ function withinRadius(sql: Sql): Fragment {
 
 /**
  * The CTEs `heads`, `held` and `keys` of a statement that has the CTE `batch` (its events' id,
- * search_vector, topics, and lower-cased city and country): `keys` is each event's keys a saved
+ * search_vector, topics, city and country): `keys` is each event's keys a saved
  * search's `anchor` may name (migration 034), each once. Those are its words and topics that some
  * active search is anchored on (`heads`), each alone and paired with its city and with its country
  * ("w:rust@c:berlin"); its city and its country; and "*", the anchor of a search with none of
@@ -91,7 +91,8 @@ export function anchorKeys(sql: Sql): Fragment {
       SELECT DISTINCT coalesce(word_anchor, 't:' || lower(topic)) AS head FROM saved_searches
       WHERE NOT paused AND (word_anchor IS NOT NULL OR topic IS NOT NULL)
     ), held AS (
-      SELECT b.id, b.city, b.country, h.k AS head FROM batch b CROSS JOIN LATERAL (
+      SELECT b.id, lower(b.city) AS city, lower(b.country) AS country, h.k AS head
+      FROM batch b CROSS JOIN LATERAL (
         SELECT 'w:' || l AS k FROM unnest(tsvector_to_array(b.search_vector)) AS l
         UNION ALL SELECT DISTINCT 't:' || t FROM unnest(event_labels_lower(b.topics)) AS t
       ) AS h
@@ -100,7 +101,8 @@ export function anchorKeys(sql: Sql): Fragment {
       CROSS JOIN LATERAL (VALUES (''), ('@c:' || w.city), ('@n:' || w.country)) AS p (k)
       WHERE p.k IS NOT NULL AND w.head IN (SELECT head FROM heads)
       UNION ALL
-      SELECT b.id, unnest(array_remove(ARRAY['*', 'c:' || b.city, 'n:' || b.country], NULL))
+      SELECT b.id,
+        unnest(array_remove(ARRAY['*', 'c:' || lower(b.city), 'n:' || lower(b.country)], NULL))
       FROM batch b
     )`;
 }

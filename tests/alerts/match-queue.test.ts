@@ -6,7 +6,10 @@
 import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
+import { Percolator } from "../../server/alerts/percolator.ts";
 import { startAlerts } from "../../server/alerts/start-alerts.ts";
+import { queueForMatching } from "../../server/db/alert-match-queue.ts";
+import { openTestDatabase } from "../../dev-support/databases.ts";
 import { call } from "./support.ts";
 
 for (const kind of testBackends()) {
@@ -56,6 +59,51 @@ for (const kind of testBackends()) {
       }
     } finally {
       await server.close();
+    }
+  });
+}
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] matching waits for a pause in the pushes, or for its longest delay`, async () => {
+    const db = await openTestDatabase(kind);
+    const queued = () =>
+      db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM alert_match_queue`.then((r) => r[0].n);
+    const pause = 1_000;
+    try {
+      // A batch was stored a moment ago and none is stored now: the wake that detection's commit
+      // gives comes just then, between two batches, and must not count as a pause.
+      let lastPushAt = Date.now();
+      const percolator = new Percolator({
+        sql: db.sql,
+        lastPushAt: () => lastPushAt,
+        idleMs: pause,
+        maxDelayMs: 60_000,
+      });
+      await queueForMatching(db.sql, [crypto.randomUUID()]);
+      percolator.start();
+      await new Promise((resolve) => setTimeout(resolve, pause / 5));
+      assert.equal(await queued(), 1, "matched before the pushes paused");
+      await percolator.settled(5_000);
+      assert.equal(await queued(), 0, "not matched once the pushes paused");
+
+      // Pushes never pause: matched once the oldest event waited the longest delay.
+      const busyAlways = new Percolator({
+        sql: db.sql,
+        lastPushAt: () => Date.now(),
+        idleMs: pause,
+        maxDelayMs: 2 * pause,
+      });
+      await percolator.stop();
+      lastPushAt = 0;
+      await queueForMatching(db.sql, [crypto.randomUUID()]);
+      busyAlways.start();
+      await new Promise((resolve) => setTimeout(resolve, pause / 2));
+      assert.equal(await queued(), 1, "matched while pushes went on, before the longest delay");
+      await busyAlways.settled(5_000);
+      assert.equal(await queued(), 0, "not matched after the longest delay");
+      await busyAlways.stop();
+    } finally {
+      await db.close();
     }
   });
 }
