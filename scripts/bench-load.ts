@@ -32,7 +32,7 @@ import {
   visitorLoop,
 } from "./support/load-readers.ts";
 import { type LoadRun, printLoadReport, type UsageSnapshot } from "./support/load-report.ts";
-import { cpuSeconds, MemorySampler, residentBytes } from "./support/process-usage.ts";
+import { cpuSeconds, FullGcTrail, MemorySampler, residentBytes } from "./support/process-usage.ts";
 import { loadAverage } from "./support/figures.ts";
 import { GROUPING_KIND, groupingLoop } from "./support/load-grouping.ts";
 
@@ -109,6 +109,7 @@ try {
   );
   const seedMs = await unlessInterrupted(seed(location.databaseUrl!));
   const adminKey = generateApiKey();
+  const fullGcs = new FullGcTrail();
   const server = await unlessInterrupted(startServerProcess({
     dataDir: "",
     databaseUrl: location.databaseUrl,
@@ -119,11 +120,13 @@ try {
       TRUST_PROXY: "true",
       PUBLIC_RATE_LIMIT_PER_MINUTE: "600",
     },
+    onFullGc: (live, reserved) => fullGcs.record(live, reserved),
   }));
   try {
     const run = await unlessInterrupted(runLoad({
       baseUrl: server.url,
       pid: server.pid,
+      fullGcs,
       adminKey,
       databaseUrl: location.databaseUrl!,
     }));
@@ -161,6 +164,7 @@ async function seed(databaseUrl: string): Promise<number> {
 async function runLoad(o: {
   baseUrl: string;
   pid: number;
+  fullGcs: FullGcTrail;
   adminKey: string;
   databaseUrl: string;
 }): Promise<LoadRun> {
@@ -228,6 +232,11 @@ async function runLoad(o: {
       atEnd,
       maxRssBytes: sampler.maxSince(OPTIONS.warmUpS * 1000),
       rssTrail: sampler.every(OPTIONS.warmUpS * 1000, 10_000),
+      heapTrail: o.fullGcs.every(
+        started + OPTIONS.warmUpS * 1000,
+        started + (OPTIONS.warmUpS + OPTIONS.durationS) * 1000,
+        10_000,
+      ),
     };
   } finally {
     sampler.stop();

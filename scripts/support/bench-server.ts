@@ -30,13 +30,24 @@ const START_TIMEOUT_MS = 120_000;
  * overrides these (such as ADMIN_API_KEY, or the public rate limit back to its default).
  */
 export async function startServerProcess(
-  o: { dataDir: string; databaseUrl?: string; env?: Record<string, string> },
+  o: {
+    dataDir: string;
+    databaseUrl?: string;
+    env?: Record<string, string>;
+    /** Called after each full collection (V8's --trace-gc) with the heap in use and reserved. */
+    onFullGc?: (liveMiB: number, reservedMiB: number) => void;
+  },
 ) {
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (probe.addr as Deno.NetAddr).port;
   probe.close();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../server/main.ts", import.meta.url).pathname],
+    args: [
+      "run",
+      "-A",
+      ...(o.onFullGc ? ["--v8-flags=--trace-gc"] : []),
+      new URL("../../server/main.ts", import.meta.url).pathname,
+    ],
     env: {
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -65,8 +76,11 @@ export async function startServerProcess(
   } finally {
     clearTimeout(stuck);
   }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
+  if (o.onFullGc) followFullGcs(reader, o.onFullGc);
+  else {
+    reader.releaseLock();
+    child.stdout.cancel().catch(() => {});
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     /** The server's process id, to read its memory and CPU time from /proc. */
@@ -80,6 +94,33 @@ export async function startServerProcess(
       await child.status;
     },
   };
+}
+
+/**
+ * Reads the server's output to its end, passing on the heap in use and reserved after each full
+ * collection: "... Mark-Compact 251.3 (290.5) -> 120.1 (287.0) MB, ..." (in use before, reserved,
+ * in use after, reserved) as V8's --trace-gc prints it.
+ */
+async function followFullGcs(
+  reader: ReadableStreamDefaultReader<string>,
+  onFullGc: (liveMiB: number, reservedMiB: number) => void,
+): Promise<void> {
+  let pending = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const lines = (pending + value).split("\n");
+      // A line without its end past 10,000 characters is not V8's: dropped, not kept growing.
+      pending = (lines.pop() ?? "").slice(0, 10_000);
+      for (const line of lines) {
+        const full = /Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(([\d.]+)\)/.exec(line);
+        if (full) onFullGc(Number(full[1]), Number(full[2]));
+      }
+    }
+  } catch {
+    // The server stopped.
+  }
 }
 
 /** A benchmark's database, seeded and analysed, before the server opens it. */

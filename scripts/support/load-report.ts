@@ -28,6 +28,11 @@ export interface LoadRun {
   maxRssBytes: number;
   /** Resident memory every 10 s from the end of warm-up on. */
   rssTrail: number[];
+  /**
+   * In each 10 s from the end of warm-up on, after the full collections (MiB; null where none
+   * ran): the least heap in use (what the server holds) and the most V8 kept reserved.
+   */
+  heapTrail: ({ live: number; reserved: number } | null)[];
 }
 
 /** How the run was set up. */
@@ -92,6 +97,11 @@ export function printLoadReport(run: LoadRun, s: LoadSettings): number {
   console.log(
     `  server memory every 10 s while measured (MiB): ` +
       run.rssTrail.map((b) => (b / 2 ** 20).toFixed(0)).join(", "),
+  );
+  console.log(
+    `  server heap after full collections every 10 s while measured, in use / reserved (MiB): ` +
+      run.heapTrail.map((h) => h === null ? "-" : `${h.live.toFixed(0)}/${h.reserved.toFixed(0)}`)
+        .join(", "),
   );
   const serverCpu = run.atEnd.serverCpuS - run.afterWarmUp.serverCpuS;
   console.log(

@@ -67,6 +67,43 @@ export class MemorySampler {
   }
 }
 
+/**
+ * The heap a process held (in use, and reserved) after each of its full collections, with when
+ * (performance.now()), in MiB.
+ */
+export class FullGcTrail {
+  readonly #samples: { at: number; live: number; reserved: number }[] = [];
+
+  record(live: number, reserved: number): void {
+    // A run of minutes sees hundreds; a bound all the same, as the output is another process's.
+    if (this.#samples.length < 100_000) {
+      this.#samples.push({ at: performance.now(), live, reserved });
+    }
+  }
+
+  /**
+   * In each `stepMs` from `from` until `until`: the least heap in use and the most reserved
+   * after a full collection (null where none ran).
+   */
+  every(
+    from: number,
+    until: number,
+    stepMs: number,
+  ): ({ live: number; reserved: number } | null)[] {
+    const steps: ({ live: number; reserved: number } | null)[] = [];
+    for (let start = from; start < until; start += stepMs) {
+      const inStep = this.#samples.filter((s) => s.at >= start && s.at < start + stepMs);
+      steps.push(
+        inStep.length === 0 ? null : {
+          live: Math.min(...inStep.map((s) => s.live)),
+          reserved: Math.max(...inStep.map((s) => s.reserved)),
+        },
+      );
+    }
+    return steps;
+  }
+}
+
 /** Bytes as MiB with one decimal. */
 export function mib(bytes: number): string {
   return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
