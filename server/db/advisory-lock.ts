@@ -7,7 +7,7 @@ import type { Sql } from "postgres";
 /** Set on a session whose locked work runs on generic plans (PGlite's: connect.ts). */
 export const GENERIC_PLANS_SETTING = "tech_events.generic_plans";
 
-/** What the work under a lock prefers on the embedded database (holdLock). */
+/** How the work under a lock is planned (holdLock). */
 export type PlanChoice = "generic plans" | "custom plans";
 
 /**
@@ -15,8 +15,8 @@ export type PlanChoice = "generic plans" | "custom plans";
  * database the rest of the transaction runs on generic plans: PGlite plans on its one thread, over
  * half of what detection's statements cost it at 100,000 events. With "custom plans" the rest of
  * the transaction is planned for its values on both databases, never on a cached generic plan:
- * one of saved-search matching's statement, blind to the batch's size and the searches' anchors,
- * took 108 instead of 9 ms a batch on PGlite. No connection compiles with JIT (connect.ts).
+ * a generic plan of saved-search matching's statement, blind to the batch's size and the
+ * searches' anchors, took 108 instead of 9 ms a batch on PGlite. No connection compiles with JIT (connect.ts).
  */
 export async function holdLock(sql: Sql, id: number, plans: PlanChoice): Promise<void> {
   await sql`

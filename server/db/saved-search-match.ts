@@ -77,8 +77,8 @@ function withinRadius(sql: Sql): Fragment {
 
 /**
  * The CTEs `heads`, `held` and `keys` of a statement that has the CTE `batch` (its events' id,
- * search_vector, topics, city and country): `keys` is each event's keys a saved
- * search's `anchor` may name (migration 034), each once. Those are its words and topics that some
+ * search_vector, topics, city and country): `keys` holds each event's keys that a saved search's
+ * `anchor` may name (migration 034), each once. Those are its words and topics that some
  * active search is anchored on (`heads`), each alone and paired with its city and with its country
  * ("w:rust@c:berlin"); its city and its country; and "*", the anchor of a search with none of
  * these. A search matches only events holding its anchor. Pairing every word, not just those some
