@@ -6,13 +6,14 @@
  * only (seeding PGlite with a million events takes the better part of an hour).
  *
  *   deno run -A scripts/bench.ts [--sizes 100000,1000000] [--runs 300]
- *     [--only search,ingest,embedding,cli,pages,mcp,front,load,search-api]
+ *     [--only search,ingest,embedding,cli,pages,mcp,front,load,search-api,alerts]
  *     [--out docs/benchmarks.md]
  *
  * The CLI, page, MCP, TCP front, load and deployment-like text search benchmarks are scripts of
  * their own (scripts/bench-cli.ts, scripts/bench-pages.ts, scripts/bench-mcp.ts,
  * scripts/bench-front.ts, scripts/bench-load.ts, scripts/bench-text-search.ts: events pushed
- * through the API and searched at once); each that exists runs as a child process and its output goes into the
+ * through the API and searched at once; scripts/bench-alerts.ts: push time with 10,000 saved
+ * searches); each that exists runs as a child process and its output goes into the
  * document as printed. The load benchmark runs on PostgreSQL only, so only when TEST_DATABASE_URL
  * is set.
  */
@@ -31,7 +32,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "300" },
     only: {
       type: "string",
-      default: "search,ingest,embedding,cli,pages,mcp,front,load,search-api",
+      default: "search,ingest,embedding,cli,pages,mcp,front,load,search-api,alerts",
     },
     out: { type: "string", default: "docs/benchmarks.md" },
   },
@@ -127,6 +128,7 @@ for (
     ["front", "scripts/bench-front.ts", []],
     ["load", "scripts/bench-load.ts", ["--size", String(SIZES[0])]],
     ["search-api", "scripts/bench-text-search.ts", ["--size", String(SIZES[0])]],
+    ["alerts", "scripts/bench-alerts.ts", ["--batches", "15"]],
   ] as const
 ) {
   if (!ONLY.has(name)) continue;
