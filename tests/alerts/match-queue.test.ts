@@ -69,39 +69,34 @@ for (const kind of testBackends()) {
     const queued = () =>
       db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM alert_match_queue`.then((r) => r[0].n);
     const pause = 1_000;
-    try {
-      // A batch was stored a moment ago and none is stored now: the wake that detection's commit
-      // gives comes just then, between two batches, and must not count as a pause.
-      let lastPushAt = Date.now();
-      const percolator = new Percolator({
-        sql: db.sql,
-        lastPushAt: () => lastPushAt,
-        idleMs: pause,
-        maxDelayMs: 60_000,
-      });
+    const percolator = (lastPushAt: () => number, maxDelayMs: number) =>
+      new Percolator({ sql: db.sql, lastPushAt, idleMs: pause, maxDelayMs });
+    /** Queues an event and starts `percolator`: queued events after `ms`, and once it settled. */
+    const queuedAfter = async (percolator: Percolator, ms: number) => {
       await queueForMatching(db.sql, [crypto.randomUUID()]);
       percolator.start();
-      await new Promise((resolve) => setTimeout(resolve, pause / 5));
-      assert.equal(await queued(), 1, "matched before the pushes paused");
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      const early = await queued();
       await percolator.settled(5_000);
-      assert.equal(await queued(), 0, "not matched once the pushes paused");
-
-      // Pushes never pause: matched once the oldest event waited the longest delay.
-      const busyAlways = new Percolator({
-        sql: db.sql,
-        lastPushAt: () => Date.now(),
-        idleMs: pause,
-        maxDelayMs: 2 * pause,
-      });
+      const late = await queued();
       await percolator.stop();
-      lastPushAt = 0;
-      await queueForMatching(db.sql, [crypto.randomUUID()]);
-      busyAlways.start();
-      await new Promise((resolve) => setTimeout(resolve, pause / 2));
-      assert.equal(await queued(), 1, "matched while pushes went on, before the longest delay");
-      await busyAlways.settled(5_000);
-      assert.equal(await queued(), 0, "not matched after the longest delay");
-      await busyAlways.stop();
+      return [early, late];
+    };
+    try {
+      // A push ended a moment ago and none is in flight: the wake that detection's commit gives
+      // comes just then, between two pushes, and must not count as a pause.
+      const endedAt = Date.now();
+      assert.deepEqual(
+        await queuedAfter(percolator(() => endedAt, 60_000), pause / 5),
+        [1, 0],
+        "matched before the pushes paused, or not once they had",
+      );
+      // Pushes never pause: matched once the oldest event waited the longest delay.
+      assert.deepEqual(
+        await queuedAfter(percolator(() => Date.now(), 2 * pause), pause / 2),
+        [1, 0],
+        "matched before the longest delay while pushes went on, or not after it",
+      );
     } finally {
       await db.close();
     }
