@@ -2,7 +2,7 @@
 import { fmt } from "./stats.ts";
 import type { KindSummary } from "./load-recorder.ts";
 import { BATCH_MIX, type PushTally } from "./load-pushers.ts";
-import { mib } from "./process-usage.ts";
+import { type HeapAfterGc, mib } from "./process-usage.ts";
 
 /** Resource use at one moment of a run. */
 export interface UsageSnapshot {
@@ -32,7 +32,7 @@ export interface LoadRun {
    * In each 10 s from the end of warm-up on, after the full collections (MiB; null where none
    * ran): the least heap in use (what the server holds) and the most V8 kept reserved.
    */
-  heapTrail: ({ live: number; reserved: number } | null)[];
+  heapTrail: (HeapAfterGc | null)[];
 }
 
 /** How the run was set up. */

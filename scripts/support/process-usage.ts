@@ -67,12 +67,18 @@ export class MemorySampler {
   }
 }
 
+/** A process's heap after full collections, in MiB: in use, and kept in reserve. */
+export interface HeapAfterGc {
+  live: number;
+  reserved: number;
+}
+
 /**
  * The heap a process held (in use, and reserved) after each of its full collections, with when
  * (performance.now()), in MiB.
  */
 export class FullGcTrail {
-  readonly #samples: { at: number; live: number; reserved: number }[] = [];
+  readonly #samples: (HeapAfterGc & { at: number })[] = [];
 
   record(live: number, reserved: number): void {
     // A run of minutes sees hundreds; a bound all the same, as the output is another process's.
@@ -85,12 +91,8 @@ export class FullGcTrail {
    * In each `stepMs` from `from` until `until`: the least heap in use and the most reserved
    * after a full collection (null where none ran).
    */
-  every(
-    from: number,
-    until: number,
-    stepMs: number,
-  ): ({ live: number; reserved: number } | null)[] {
-    const steps: ({ live: number; reserved: number } | null)[] = [];
+  every(from: number, until: number, stepMs: number): (HeapAfterGc | null)[] {
+    const steps: (HeapAfterGc | null)[] = [];
     for (let start = from; start < until; start += stepMs) {
       const inStep = this.#samples.filter((s) => s.at >= start && s.at < start + stepMs);
       steps.push(

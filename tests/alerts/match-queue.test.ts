@@ -4,12 +4,11 @@
  * events are matched (the percolator waits for a pause in the pushes).
  */
 import assert from "node:assert/strict";
-import { testBackends } from "../../dev-support/databases.ts";
+import { openTestDatabase, testBackends } from "../../dev-support/databases.ts";
 import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
 import { Percolator } from "../../server/alerts/percolator.ts";
 import { startAlerts } from "../../server/alerts/start-alerts.ts";
 import { queueForMatching } from "../../server/db/alert-match-queue.ts";
-import { openTestDatabase } from "../../dev-support/databases.ts";
 import { call } from "./support.ts";
 
 for (const kind of testBackends()) {
@@ -71,15 +70,15 @@ for (const kind of testBackends()) {
     const pause = 1_000;
     const percolator = (lastPushAt: () => number, maxDelayMs: number) =>
       new Percolator({ sql: db.sql, lastPushAt, idleMs: pause, maxDelayMs });
-    /** Queues an event and starts `percolator`: queued events after `ms`, and once it settled. */
-    const queuedAfter = async (percolator: Percolator, ms: number) => {
+    /** Queues an event and starts `matcher`: queued events after `ms`, and once it settled. */
+    const queuedAfter = async (matcher: Percolator, ms: number) => {
       await queueForMatching(db.sql, [crypto.randomUUID()]);
-      percolator.start();
+      matcher.start();
       await new Promise((resolve) => setTimeout(resolve, ms));
       const early = await queued();
-      await percolator.settled(5_000);
+      await matcher.settled(5_000);
       const late = await queued();
-      await percolator.stop();
+      await matcher.stop();
       return [early, late];
     };
     try {
