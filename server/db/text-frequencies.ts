@@ -10,6 +10,7 @@ import type { Fragment, Sql } from "postgres";
 import { type EventFilters, filterConditions, shownCollapsed } from "./event-filters.ts";
 import { plannedRows } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
+import { type PostingsStretch, stretchesEvents } from "./text-postings.ts";
 import type { TextWord } from "./text-terms.ts";
 
 /** An event within the filters with its lexemes' frequencies. */
@@ -21,17 +22,19 @@ export interface EventLexemes {
   tfs: number[];
 }
 
-/** The events of `ids` (distinct) within the filters, with the frequencies of `lexemes`. */
+/**
+ * The events of the postings stretches within the filters, with the frequencies of `lexemes`:
+ * the postings are read where the events are, so their ids never travel to the server and back
+ * (thousands of ids sent as a parameter cost more than reading their events).
+ */
 export async function frequenciesOf(
   sql: Sql,
-  o: { ids: string[]; lexemes: string[]; filters: Omit<EventFilters, "q"> },
+  o: { stretches: PostingsStretch[]; lexemes: string[]; filters: Omit<EventFilters, "q"> },
 ): Promise<EventLexemes[]> {
-  if (o.ids.length === 0) return [];
-  // A join with the ids, not `= ANY`: planned for the values, thousands of ids in an ANY cost
-  // the planner more than reading their events.
+  if (o.stretches.length === 0) return [];
   return await sql<EventLexemes[]>`
     SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs
-    FROM unnest(${o.ids}::uuid[]) AS i (id) JOIN events e ON e.id = i.id
+    FROM (${stretchesEvents(sql, o.stretches)}) AS i JOIN events e ON e.id = i.event_id
     WHERE ${filterConditions(sql, { ...o.filters, collapse: false })}`;
 }
 

@@ -25,7 +25,7 @@ import type { EventFilters } from "./event-filters.ts";
 import { estimatedEvents } from "./filter-estimate.ts";
 import { boundOutside, scoreOf, unheldIdf, wordFrequency, wordIdf } from "./text-bm25.ts";
 import { type EventLexemes, everyHolder, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
-import { bestPostings, type PostingsRead } from "./text-postings.ts";
+import { type PostingsBound, postingsBounds } from "./text-postings.ts";
 import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
 
 /** An event of a ranking, by id, with its score there. */
@@ -87,24 +87,26 @@ export async function textMatches(
   }
   // How many words the last try of the conjunction required (more required: fewer events).
   let requiredTried = 0;
-  const scored = new Map<string, EventLexemes | null>();
-  const counts = new Map(
-    lexemes.map((l) => [l, ways.firstRead ?? Math.max(FIRST_READ, limit * 4)]),
-  );
-  const read = new Map<string, PostingsRead>();
+  const scored = new Map<string, EventLexemes>();
+  const first = ways.firstRead ?? Math.max(FIRST_READ, limit * 4);
+  // Postings read so far, and the bounds after them, per lexeme.
+  const counts = new Map<string, number>();
+  const read = new Map<string, PostingsBound>();
   for (let asked = lexemes; asked.length > 0; asked = toGrow()) {
     // Doubled, not quadrupled: where thousands of postings must be read, the last round scores
     // fewer events it did not need ("machine learning in production": 5,191 events, now 2,634).
-    for (const l of asked) counts.set(l, read.has(l) ? counts.get(l)! * 2 : counts.get(l)!);
-    for (const [count, group] of byCount(asked, counts)) {
-      for (const [l, r] of await bestPostings(sql, group, count)) read.set(l, r);
-    }
-    const unseen = [...new Set(asked.flatMap((l) => read.get(l)!.ids))]
-      .filter((id) => !scored.has(id));
-    const found = await frequenciesOf(sql, { ids: unseen, lexemes, filters });
-    for (const id of unseen) scored.set(id, null);
-    for (const e of found) scored.set(e.id, e);
-    const page = await pageOf(rank(kept(scored.values())));
+    const stretches = asked.map((lexeme) => {
+      const from = counts.get(lexeme) ?? 0;
+      return { lexeme, from, to: from === 0 ? first : from * 2 };
+    });
+    for (const { lexeme, to } of stretches) counts.set(lexeme, to);
+    const [bounds, found] = await Promise.all([
+      postingsBounds(sql, new Map(stretches.map((r) => [r.lexeme, r.to]))),
+      frequenciesOf(sql, { stretches, lexemes, filters }),
+    ]);
+    for (const [l, b] of bounds) read.set(l, b);
+    for (const e of found) if (!scored.has(e.id)) scored.set(e.id, e);
+    const page = await pageOf(rank(scored.values()));
     const complete = [...read.values()].every((r) => r.cutoff === 0);
     if (complete || (page.length === limit && page[limit - 1].score > bound())) return page;
     const every = page.length === limit ? requiredWords(page[limit - 1].score) : [];
@@ -114,7 +116,7 @@ export async function textMatches(
       if (holders !== null) return await pageOf(rank(holders));
     }
   }
-  return await pageOf(rank(kept(scored.values())));
+  return await pageOf(rank(scored.values()));
 
   /**
    * The words every event scoring at least `floor` holds: those without which the most the other
@@ -180,20 +182,6 @@ async function shownFirst(
     for (const m of batch) if (page.length < limit && !known.get(m.id)) page.push(m);
   }
   return page;
-}
-
-/** Lexemes grouped by how many postings to read of each. */
-function byCount(lexemes: string[], counts: Map<string, number>): Map<number, string[]> {
-  const groups = new Map<number, string[]>();
-  for (const l of lexemes) {
-    const count = counts.get(l)!;
-    groups.set(count, [...groups.get(count) ?? [], l]);
-  }
-  return groups;
-}
-
-function* kept(events: Iterable<EventLexemes | null>): Iterable<EventLexemes> {
-  for (const e of events) if (e !== null) yield e;
 }
 
 /** Whether the filters (besides collapsing duplicates) keep few events by the planner's estimate. */
