@@ -23,9 +23,16 @@
 import type { Sql } from "postgres";
 import type { EventFilters } from "./event-filters.ts";
 import { estimatedEvents } from "./filter-estimate.ts";
-import { boundOutside, scoreOf, unheldIdf, wordFrequency, wordIdf } from "./text-bm25.ts";
+import {
+  boundOutside,
+  factorBound,
+  scoreOf,
+  unheldIdf,
+  wordFrequency,
+  wordIdf,
+} from "./text-bm25.ts";
 import { type EventLexemes, everyHolder, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
-import { type PostingsBound, postingsBounds } from "./text-postings.ts";
+import { type PostingsBound, postingsBounds, type PostingsStretch } from "./text-postings.ts";
 import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
 
 /** An event of a ranking, by id, with its score there. */
@@ -52,6 +59,8 @@ export interface TextMatch extends Match {
 const FIRST_READ = 64;
 /** Filters the planner expects to keep at most this many events are scored whole. */
 const FEW_KEPT = 4_000;
+/** A round reads at most this many times the postings of its word read so far. */
+const GROWTH_AT_ONCE = 4;
 
 /** How the page is found (not what it is): the defaults are what search uses. */
 export interface TextMatchWays {
@@ -89,27 +98,22 @@ export async function textMatches(
   let requiredTried = 0;
   const scored = new Map<string, EventLexemes>();
   const first = ways.firstRead ?? Math.max(FIRST_READ, limit * 4);
-  // Postings read so far, and the bounds after them, per lexeme.
-  const counts = new Map<string, number>();
+  // Where each lexeme's postings stand after the rounds so far.
   const read = new Map<string, PostingsBound>();
-  for (let asked = lexemes; asked.length > 0; asked = toGrow()) {
-    // Doubled, not quadrupled: where thousands of postings must be read, the last round scores
-    // fewer events it did not need ("machine learning in production": 5,191 events, now 2,634).
-    const stretches = asked.map((lexeme) => {
-      const from = counts.get(lexeme) ?? 0;
-      return { lexeme, from, to: from === 0 ? first : from * 2 };
-    });
-    for (const { lexeme, to } of stretches) counts.set(lexeme, to);
+  const firstRound = lexemes.map((lexeme) => ({ lexeme, from: 0, to: first, least: 0 }));
+  let floor = 0;
+  for (let stretches = firstRound; stretches.length > 0; stretches = toGrow(floor)) {
     const [bounds, found] = await Promise.all([
-      postingsBounds(sql, new Map(stretches.map((r) => [r.lexeme, r.to]))),
+      postingsBounds(sql, stretches),
       frequenciesOf(sql, { stretches, lexemes, filters }),
     ]);
     for (const [l, b] of bounds) read.set(l, b);
     for (const e of found) if (!scored.has(e.id)) scored.set(e.id, e);
     const page = await pageOf(rank(scored.values()));
     const complete = [...read.values()].every((r) => r.cutoff === 0);
-    if (complete || (page.length === limit && page[limit - 1].score > bound())) return page;
-    const every = page.length === limit ? requiredWords(page[limit - 1].score) : [];
+    floor = page.length === limit ? page[limit - 1].score : 0;
+    if (complete || (floor > 0 && floor > bound())) return page;
+    const every = floor > 0 ? requiredWords(floor) : [];
     if (every.length > requiredTried) {
       requiredTried = every.length;
       const holders = await everyHolder(sql, { lexemes, filters, every, most: few });
@@ -144,20 +148,51 @@ export async function textMatches(
   }
 
   /**
-   * The unread lexemes of the word whose unread postings could add the most: reading a common
-   * word's flat list further lowers the bound little and brings many events to score.
+   * The next round's postings: of the word whose unread postings could add the most (reading a
+   * common word's flat list further lowers the bound little and brings many events to score).
+   * Twice as many as read so far; or, where the word is one lexeme and the page is full, down to
+   * the impact below which the bound falls under the page's last score (`floor`), at most
+   * GROWTH_AT_ONCE times as many: the rounds doubling towards it would read the same postings.
    */
-  function toGrow(): string[] {
-    let best: string[] = [];
+  function toGrow(floor: number): PostingsStretch[] {
+    let grown = -1;
     let most = -1;
     terms.words.forEach((word, i) => {
-      const open = [...word.parts, ...word.wholes].filter((l) => cutoff(l) > 0);
-      if (idfs[i] === 0 || open.length === 0) return;
+      const open = [...word.parts, ...word.wholes].some((l) => cutoff(l) > 0);
+      if (idfs[i] === 0 || !open) return;
       const adds = boundOutside([word], { idfs: [idfs[i]], meanLength: terms.meanLength, cutoff });
-      if (adds > most) [best, most] = [open, adds];
+      if (adds > most) [grown, most] = [i, adds];
     });
-    return best;
+    if (grown < 0) return [];
+    const word = terms.words[grown];
+    const open = [...word.parts, ...word.wholes].filter((l) => cutoff(l) > 0);
+    const doubled = (lexeme: string) => {
+      const from = read.get(lexeme)!.reached;
+      return { lexeme, from, to: from * 2, least: 0 };
+    };
+    if (floor <= 0 || word.parts.length + word.wholes.length > 1) return open.map(doubled);
+    const [lexeme] = open;
+    const others = bound() - most;
+    const least = leastImpact((floor - others) / idfs[grown], terms.meanLength, cutoff(lexeme));
+    const from = read.get(lexeme)!.reached;
+    return [{ lexeme, from, to: from * GROWTH_AT_ONCE, least }];
   }
+}
+
+/**
+ * The least impact whose factor bound (factorBound at the mean length `mean`) reaches `factor`,
+ * a little less for the float4 impacts are stored in; at most `cutoff`, where the bound already
+ * stands.
+ */
+function leastImpact(factor: number, mean: number, cutoff: number): number {
+  if (factor <= 0) return 0;
+  let [low, high] = [0, cutoff];
+  for (let i = 0; i < 40; i++) {
+    const middle = (low + high) / 2;
+    if (factorBound(middle, mean) >= factor) high = middle;
+    else low = middle;
+  }
+  return low * (1 - 1e-6);
 }
 
 /**

@@ -5,32 +5,40 @@
 import type { Fragment, Sql } from "postgres";
 
 /**
- * Where a lexeme's postings stand after its first `count`: the impact of the first (0: none) and
- * of the next one (0: none is left).
+ * Where a lexeme's postings stand after a stretch: how many are read from the first (`reached`),
+ * the impact of the first (0: none) and of the next one not read (0: none is left).
  */
 export interface PostingsBound {
+  reached: number;
   top: number;
   cutoff: number;
 }
 
-/** A stretch of a lexeme's postings, best first: from position `from` (0-based) up to `to`. */
+/**
+ * A stretch of a lexeme's postings, best first: from position `from` (0-based) up to `to`, those
+ * of an impact of `least` or more (a prefix of the stretch).
+ */
 export interface PostingsStretch {
   lexeme: string;
   from: number;
   to: number;
+  least: number;
 }
 
-/** The top and the cutoff of each lexeme after its first `count` postings. */
+/** Where each stretch's lexeme stands after it is read. */
 export async function postingsBounds(
   sql: Sql,
-  counts: Map<string, number>,
+  stretches: PostingsStretch[],
 ): Promise<Map<string, PostingsBound>> {
-  const rows = await sql<{ lexeme: string; top: number; cutoff: number }[]>`
-    SELECT l.lexeme,
+  const rows = await sql<({ lexeme: string } & PostingsBound)[]>`
+    SELECT l.lexeme, r.reached,
       coalesce((${inOrder(sql, sql`x.impact`)} LIMIT 1), 0) AS top,
-      coalesce((${inOrder(sql, sql`x.impact`)} OFFSET l.count LIMIT 1), 0) AS cutoff
-    FROM unnest(${[...counts.keys()]}::text[], ${[...counts.values()]}::int[]) AS l(lexeme, count)`;
-  return new Map(rows.map((r) => [r.lexeme, { top: r.top, cutoff: r.cutoff }]));
+      coalesce((${inOrder(sql, sql`x.impact`)} OFFSET r.reached LIMIT 1), 0) AS cutoff
+    FROM ${stretchList(sql, stretches)},
+      LATERAL (SELECT l.first + count(*)::int AS reached FROM (${
+    inOrder(sql, sql`x.impact`)
+  } OFFSET l.first LIMIT l.last - l.first) AS s (impact) WHERE s.impact >= l.least) AS r`;
+  return new Map(rows.map(({ lexeme, ...bound }) => [lexeme, bound]));
 }
 
 /**
@@ -38,13 +46,19 @@ export async function postingsBounds(
  * read in the index's order and skipped to by OFFSET, so no posting is read twice in a search.
  */
 export function stretchesEvents(sql: Sql, stretches: PostingsStretch[]): Fragment {
-  return sql`SELECT DISTINCT s.event_id FROM unnest(
+  return sql`SELECT DISTINCT s.event_id FROM ${stretchList(sql, stretches)},
+    LATERAL (SELECT x.event_id, x.impact FROM event_text_postings x WHERE x.lexeme = l.lexeme
+      ORDER BY x.impact DESC, x.event_id OFFSET l.first LIMIT l.last - l.first) AS s
+    WHERE s.impact >= l.least`;
+}
+
+/** The stretches as a relation `l` (lexeme, first, last, least). */
+function stretchList(sql: Sql, stretches: PostingsStretch[]): Fragment {
+  return sql`unnest(
       ${stretches.map((s) => s.lexeme)}::text[],
       ${stretches.map((s) => s.from)}::int[],
-      ${stretches.map((s) => s.to)}::int[]) AS l(lexeme, first, last),
-    LATERAL (${
-    inOrder(sql, sql`x.event_id`)
-  } OFFSET l.first LIMIT l.last - l.first) AS s(event_id)`;
+      ${stretches.map((s) => s.to)}::int[],
+      ${stretches.map((s) => s.least)}::float8[]) AS l (lexeme, first, last, least)`;
 }
 
 /** A lexeme's postings (of `l.lexeme`), best first, as the order index keeps them. */
