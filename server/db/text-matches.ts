@@ -104,10 +104,23 @@ export async function textMatches(
     const found = await frequenciesOf(sql, { ids: unseen, lexemes, filters });
     for (const id of unseen) scored.set(id, null);
     for (const e of found) scored.set(e.id, e);
-    const page = await pageOf(rank(kept(scored.values())));
-    const complete = [...read.values()].every((r) => r.cutoff === 0);
-    if (complete || (page.length === limit && page[limit - 1].score > bound())) return page;
-    const every = page.length === limit ? requiredWords(page[limit - 1].score) : [];
+    const ranking = rank(kept(scored.values()));
+    if ([...read.values()].every((r) => r.cutoff === 0)) return await pageOf(ranking);
+    // The last score before collapse is at least the page's (hidden events only move later ones
+    // up): which events are hidden is asked only when that score would end the search or require
+    // more words than tried, never in a round that goes on anyway.
+    const outside = bound();
+    let page: TextMatch[] | null = null;
+    let last = lastScore(ranking, limit);
+    if (last > outside) {
+      page = await pageOf(ranking);
+      last = lastScore(page, limit);
+      if (last > outside) return page;
+    }
+    let every = requiredWords(last);
+    if (every.length > requiredTried && page === null) {
+      every = requiredWords(lastScore(await pageOf(ranking), limit));
+    }
     if (every.length > requiredTried) {
       requiredTried = every.length;
       const holders = await everyHolder(sql, { lexemes, filters, every, most: few });
@@ -118,9 +131,10 @@ export async function textMatches(
 
   /**
    * The words every event scoring at least `floor` holds: those without which the most the other
-   * words can add (each at its best posting's factor) stays below it.
+   * words can add (each at its best posting's factor) stays below it. None for a page not full.
    */
   function requiredWords(floor: number): TextWord[] {
+    if (floor === -Infinity) return [];
     const top = (l: string) => read.get(l)?.top ?? 0;
     const best = terms.words.map((word, i) =>
       idfs[i] === 0 ? 0 : boundOutside([word], {
@@ -180,6 +194,11 @@ async function shownFirst(
     for (const m of batch) if (page.length < limit && !known.get(m.id)) page.push(m);
   }
   return page;
+}
+
+/** The score of the `limit`-th event of a ranking or page, -Infinity when it holds fewer. */
+function lastScore(ranking: TextMatch[], limit: number): number {
+  return ranking.length >= limit ? ranking[limit - 1].score : -Infinity;
 }
 
 /** Lexemes grouped by how many postings to read of each. */
