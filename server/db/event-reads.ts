@@ -242,7 +242,7 @@ async function listTier(
  * many as the page needs, the same statement saying which of them are hidden; only when some are
  * does it ask for more, after the last one fetched. So collapse costs no statement of its own
  * and probes only the events fetched: asked of every match in the walk or the index, it cost the
- * listing 8% at p50 and 51% at p95 at 100,000 events with no group at all (docs/duplicates.md).
+ * listing 24% at p50 and 91% at p95 at 100,000 events with no group at all (docs/decisions.md).
  */
 async function shownMatches(
   sql: Sql,
