@@ -14,17 +14,26 @@ const MAX_REMEMBERED = 1_000;
 
 const remembered = new WeakMap<Sql, Map<string, { rows: number; at: number }>>();
 
-/** The planner's estimate of the events that the filters keep (at least 1). */
+/**
+ * The planner's estimate of the events that the filters keep (at least 1), duplicates not
+ * collapsed: collapse hides group members only, a small share of the events, but the planner
+ * cannot see into its probe and guesses that it keeps half: a collapsed reader would size its walk
+ * or its pool for half the events it meets.
+ */
 export async function estimatedEvents(
   sql: Sql,
-  filters: Omit<EventFilters, "q">,
+  all: Omit<EventFilters, "q">,
 ): Promise<number> {
+  const { collapse: _, collapseMatch: _m, collapseLexemes: _l, ...filters } = all;
   let known = remembered.get(sql);
   if (!known) remembered.set(sql, known = new Map());
   const key = JSON.stringify(filters);
   const hit = known.get(key);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.rows;
-  const rows = Math.max(1, await plannedRows(sql, filterConditions(sql, filters)));
+  const rows = Math.max(
+    1,
+    await plannedRows(sql, filterConditions(sql, { ...filters, collapse: false })),
+  );
   if (known.size >= MAX_REMEMBERED) known.clear();
   known.set(key, { rows, at: Date.now() });
   return rows;

@@ -34,7 +34,6 @@ import {
   conditionsBesidesFrom,
   type EventFilters,
   filterConditions,
-  shownCollapsed,
 } from "./event-filters.ts";
 import { estimatedEvents } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
@@ -58,17 +57,19 @@ export interface StartPosition {
 }
 
 /**
- * The soonest `count` events (id and start) matching the tsquery `match` within the filters.
+ * The soonest `count` events (id and start) matching the tsquery `match` within the filters,
+ * duplicates not collapsed: the listing drops hidden ones from its page (server/db/event-reads.ts).
  */
 export async function soonestMatches(
   sql: Sql,
-  o: {
+  asked: {
     match: string;
     filters: Omit<EventFilters, "q">;
     count: number;
     after?: StartPosition;
   },
 ): Promise<Soonest[]> {
+  const o = { ...asked, filters: { ...asked.filters, collapse: false } };
   const kept = await estimatedEvents(sql, o.filters);
   // The most a walk may read before the index is asked (step 3).
   const most = Math.round(
@@ -260,19 +261,14 @@ async function walkInStartOrder(
 ): Promise<Soonest[]> {
   const read = inStartOrder(sql, {
     at: notOverAt(sql, o.filters.from),
-    conditions: sql`${conditionsBesidesFrom(sql, { ...o.filters, collapse: false })}
-      ${afterPosition(sql, o.after)}`,
+    conditions: sql`${conditionsBesidesFrom(sql, o.filters)} ${afterPosition(sql, o.after)}`,
     limit: o.budget,
     // Tested as each event is read: its tsvector (1 KB on average) goes no further.
     also: sql`e.search_vector @@ ${o.match}::tsquery AS hit`,
   });
-  // Collapse is asked of the matches only, not of every event walked.
-  const shown = o.filters.collapse === false
-    ? sql``
-    : sql`AND ${shownCollapsed(sql, { ...o.filters, collapseMatch: o.match })}`;
   return await selected(
     sql,
-    sql`SELECT e.id, e.starts_at FROM ${read} e WHERE e.hit ${shown}
+    sql`SELECT e.id, e.starts_at FROM ${read} e WHERE e.hit
         ORDER BY e.starts_at, e.id
         LIMIT ${o.count}`,
     { kept: onePlanFits(o.filters) },
@@ -307,7 +303,7 @@ async function collectFromIndex(
   return await selected(
     sql,
     sql`SELECT e.id, e.starts_at FROM events e
-        WHERE ${filterConditions(sql, { ...o.filters, collapseMatch: o.match })}
+        WHERE ${filterConditions(sql, o.filters)}
           AND e.search_vector @@ ${o.match}::tsquery
           ${afterShifted} ${window}
         ORDER BY ${shifted}, e.id

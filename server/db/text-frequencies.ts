@@ -47,9 +47,12 @@ export async function hiddenOf(
   o: { ids: string[]; lexemes: string[]; filters: Omit<EventFilters, "q"> },
 ): Promise<Set<string>> {
   if (o.ids.length === 0 || o.filters.collapse === false) return new Set();
+  // From the group members among the ids: an event in no group (most, often all) is only looked
+  // up in the index of members, never read.
   const rows = await sql<{ id: string }[]>`
-    SELECT e.id FROM unnest(${o.ids}::uuid[]) AS i (id) JOIN events e ON e.id = i.id
-    WHERE NOT ${shownCollapsed(sql, { ...o.filters, collapseLexemes: o.lexemes })}`;
+    SELECT e.id FROM event_group_members m JOIN events e ON e.id = m.event_id
+    WHERE m.event_id = ANY(${o.ids}::uuid[]) AND NOT m.canonical
+      AND NOT ${shownCollapsed(sql, { ...o.filters, collapseLexemes: o.lexemes })}`;
   return new Set(rows.map((r) => r.id));
 }
 

@@ -109,11 +109,25 @@ export async function textMatches(
     ]);
     for (const [l, b] of bounds) read.set(l, b);
     for (const e of found) if (!scored.has(e.id)) scored.set(e.id, e);
-    const page = await pageOf(rank(scored.values()));
-    const complete = [...read.values()].every((r) => r.cutoff === 0);
-    floor = page.length === limit ? page[limit - 1].score : 0;
-    if (complete || (floor > 0 && floor > bound())) return page;
-    const every = floor > 0 ? requiredWords(floor) : [];
+    const ranking = rank(scored.values());
+    if ([...read.values()].every((r) => r.cutoff === 0)) return await pageOf(ranking);
+    // The last score before collapse is at least the page's (hidden events only move later ones
+    // up): which events are hidden is asked only when that score would end the search or require
+    // more words than tried, never in a round that goes on anyway. The next round may then read
+    // less than the page needs, never more: the bound still decides when to stop.
+    const outside = bound();
+    let page: TextMatch[] | null = null;
+    let last = lastScore(ranking, limit);
+    if (last > outside) {
+      page = await pageOf(ranking);
+      last = lastScore(page, limit);
+      if (last > outside) return page;
+    }
+    let every = requiredWords(last);
+    if (every.length > requiredTried && page === null) {
+      every = requiredWords(lastScore(await pageOf(ranking), limit));
+    }
+    floor = Math.max(last, 0);
     if (every.length > requiredTried) {
       requiredTried = every.length;
       const holders = await everyHolder(sql, { lexemes, filters, every, most: few });
@@ -124,9 +138,10 @@ export async function textMatches(
 
   /**
    * The words every event scoring at least `floor` holds: those without which the most the other
-   * words can add (each at its best posting's factor) stays below it.
+   * words can add (each at its best posting's factor) stays below it. None for a page not full.
    */
   function requiredWords(floor: number): TextWord[] {
+    if (floor === -Infinity) return [];
     const top = (l: string) => read.get(l)?.top ?? 0;
     const best = terms.words.map((word, i) =>
       idfs[i] === 0 ? 0 : boundOutside([word], {
@@ -217,6 +232,11 @@ async function shownFirst(
     for (const m of batch) if (page.length < limit && !known.get(m.id)) page.push(m);
   }
   return page;
+}
+
+/** The score of the `limit`-th event of a ranking or page, -Infinity when it holds fewer. */
+function lastScore(ranking: TextMatch[], limit: number): number {
+  return ranking.length >= limit ? ranking[limit - 1].score : -Infinity;
 }
 
 /** Whether the filters (besides collapsing duplicates) keep few events by the planner's estimate. */
