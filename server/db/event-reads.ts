@@ -254,12 +254,7 @@ async function shownMatches(
   const shown: EventRow[] = [];
   let after: StartPosition | undefined = o.after;
   for (let count = o.limit; shown.length < o.limit;) {
-    const found = await soonestMatches(sql, {
-      match: o.match,
-      filters: { ...filters, collapse: false },
-      count,
-      after,
-    });
+    const found = await soonestMatches(sql, { match: o.match, filters, count, after });
     const rows = await eventRowsInOrder(sql, found.map((m) => m.id), {
       lendCfp: collapse,
       hiddenWhen,

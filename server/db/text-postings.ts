@@ -36,8 +36,8 @@ export async function postingsBounds(
       coalesce((${inOrder(sql, sql`x.impact`)} OFFSET r.reached LIMIT 1), 0) AS cutoff
     FROM ${stretchList(sql, stretches)},
       LATERAL (SELECT l.first + count(*)::int AS reached FROM (${
-    inOrder(sql, sql`x.impact`)
-  } OFFSET l.first LIMIT l.last - l.first) AS s (impact) WHERE s.impact >= l.least) AS r`;
+    inStretch(sql, sql`x.impact`)
+  }) AS s WHERE s.impact >= l.least) AS r`;
   return new Map(rows.map(({ lexeme, ...bound }) => [lexeme, bound]));
 }
 
@@ -47,8 +47,7 @@ export async function postingsBounds(
  */
 export function stretchesEvents(sql: Sql, stretches: PostingsStretch[]): Fragment {
   return sql`SELECT DISTINCT s.event_id FROM ${stretchList(sql, stretches)},
-    LATERAL (SELECT x.event_id, x.impact FROM event_text_postings x WHERE x.lexeme = l.lexeme
-      ORDER BY x.impact DESC, x.event_id OFFSET l.first LIMIT l.last - l.first) AS s
+    LATERAL (${inStretch(sql, sql`x.event_id, x.impact`)}) AS s
     WHERE s.impact >= l.least`;
 }
 
@@ -65,4 +64,9 @@ function stretchList(sql: Sql, stretches: PostingsStretch[]): Fragment {
 function inOrder(sql: Sql, column: Fragment): Fragment {
   return sql`SELECT ${column} FROM event_text_postings x WHERE x.lexeme = l.lexeme
     ORDER BY x.impact DESC, x.event_id`;
+}
+
+/** The postings of the stretch `l` (from `l.first` up to `l.last`), best first. */
+function inStretch(sql: Sql, columns: Fragment): Fragment {
+  return sql`${inOrder(sql, columns)} OFFSET l.first LIMIT l.last - l.first`;
 }
