@@ -11,6 +11,7 @@ import { type EventFilters, filterConditions, shownCollapsed } from "./event-fil
 import { plannedRows } from "./filter-estimate.ts";
 import { plannedWithValues } from "./planned-with-values.ts";
 import { type PostingsStretch, stretchesEvents } from "./text-postings.ts";
+import { B, K1 } from "./text-bm25.ts";
 import type { TextWord } from "./text-terms.ts";
 
 /** An event within the filters with its lexemes' frequencies. */
@@ -56,17 +57,39 @@ export async function hiddenOf(
   return new Set(rows.map((r) => r.id));
 }
 
+/** How the events of a query score (text-bm25.ts): its words, their idfs and the mean length. */
+export interface TextScoring {
+  words: TextWord[];
+  idfs: number[];
+  meanLength: number;
+}
+
+/** The best events holding words of a query, and how many hold them in all. */
+export interface BestHolders {
+  events: EventLexemes[];
+  held: number;
+}
+
 /**
- * Every event within the filters holding one of `lexemes`, or every word of `every` when given
- * (a word held where all its parts are, or one of its whole spellings), with the frequencies of
- * `lexemes`. With `most`, null when the planner expects more than that many such events or more
- * than twice as many are found.
+ * The best `top` events by BM25F within the filters holding one of `lexemes`, or every word of
+ * `every` when given (a word held where all its parts are, or one of its whole spellings), with
+ * the frequencies of `lexemes`, best first (score, start, id). The database scores them: a few
+ * thousand holders' frequencies cost the client more to receive than the server to compute.
+ * With `most`, null when the planner expects more than that many such events or more than twice
+ * as many are found.
  */
-export async function everyHolder(
+export async function bestHolders(
   sql: Sql,
-  o: { lexemes: string[]; filters: Omit<EventFilters, "q">; every?: TextWord[]; most?: number },
-): Promise<EventLexemes[] | null> {
-  if (o.lexemes.length === 0) return [];
+  o: {
+    lexemes: string[];
+    filters: Omit<EventFilters, "q">;
+    scoring: TextScoring;
+    top: number;
+    every?: TextWord[];
+    most?: number;
+  },
+): Promise<BestHolders | null> {
+  if (o.lexemes.length === 0) return { events: [], held: 0 };
   const held = o.every === undefined
     ? o.lexemes.map(lexemeQuery).join(" | ")
     : o.every.map((w) =>
@@ -79,12 +102,57 @@ export async function everyHolder(
     // independent ("machine & learning": 11,000 expected, 14,000 held, 2,000 if independent).
     if (await plannedRows(sql, where) > o.most) return null;
   }
-  const rows = await plannedWithValues(sql<EventLexemes[]>`
-    SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs
-    FROM events e
-    WHERE ${where}
-    ${o.most === undefined ? sql`` : sql`LIMIT ${2 * o.most + 1}`}`);
-  return o.most !== undefined && rows.length > 2 * o.most ? null : rows;
+  // OFFSET 0 keeps the frequencies computed once per event, not again in the score.
+  const rows = await plannedWithValues(sql<(EventLexemes & { held: number })[]>`
+    SELECT h.id, h.starts_at, h.length, h.tfs, count(*) OVER ()::int AS held
+    FROM (
+      SELECT e.id, e.starts_at, length(e.search_vector) AS length,
+        ${tfsOf(sql, o.lexemes)} AS tfs
+      FROM events e
+      WHERE ${where}
+      ${o.most === undefined ? sql`` : sql`LIMIT ${2 * o.most + 1}`}
+      OFFSET 0
+    ) AS h
+    ORDER BY ${scoreOf(sql, o.scoring, o.lexemes)} DESC, h.starts_at, h.id
+    LIMIT ${o.top}`);
+  const all = rows[0]?.held ?? 0;
+  if (o.most !== undefined && all > 2 * o.most) return null;
+  return { events: rows.map(({ held: _, ...event }) => event), held: all };
+}
+
+/**
+ * BM25F of the row `h` (text-bm25.ts's scoreOf, the same operations in the same order, so that
+ * the database and the ranking agree to the bit): per word of a non-zero idf that the event
+ * holds, idf x tf (k1 + 1) / (tf + k1 (1 - b + b len / mean)), summed in the words' order.
+ */
+function scoreOf(sql: Sql, scoring: TextScoring, lexemes: string[]): Fragment {
+  const tf = (l: string) => {
+    const at = lexemes.indexOf(l);
+    return at < 0 ? sql`0::float8` : sql`h.tfs[${at + 1}::int]`;
+  };
+  const constants = {
+    k1: K1,
+    k1Plus1: K1 + 1,
+    oneMinusB: 1 - B,
+    b: B,
+    mean: Math.max(scoring.meanLength, 1),
+  };
+  const c = (name: keyof typeof constants) => sql`${constants[name]}::float8`;
+  return scoring.words.reduce((score, word, i) => {
+    if (scoring.idfs[i] === 0) return score;
+    const parts = word.parts.length === 0
+      ? sql`0::float8`
+      : sql`LEAST(${
+        word.parts.slice(1).reduce((list, l) => sql`${list}, ${tf(l)}`, tf(word.parts[0]))
+      })`;
+    const frequency = word.wholes.reduce((sum, l) => sql`(${sum} + ${tf(l)})`, parts);
+    const factor = sql`(${frequency} * ${c("k1Plus1")} / (${frequency} + ${c("k1")} * (${
+      c("oneMinusB")
+    } + ${c("b")} * h.length / ${c("mean")})))`;
+    return sql`(${score} + CASE WHEN ${frequency} > 0 THEN ${
+      scoring.idfs[i]
+    }::float8 * ${factor} ELSE 0::float8 END)`;
+  }, sql`0::float8`);
 }
 
 /** A lexeme as a tsquery of that lexeme alone. */

@@ -14,7 +14,8 @@
  * bound falls slowly. The page found so far then also says which words every better event must
  * hold: a word whose absence caps an event below the page's last score, however high its other
  * words' factors. When few events hold all such words, they are scored whole at once: every event
- * outside them scores less than the page already holds.
+ * outside them scores less than the page already holds. The database scores them and sends the
+ * best only (bestHolders).
  *
  * Collapsing duplicate groups is asked of the ranking's best events only, as the page needs
  * them: a hidden event is skipped and the next one taken, so the page is the best `limit` events
@@ -31,7 +32,7 @@ import {
   wordFrequency,
   wordIdf,
 } from "./text-bm25.ts";
-import { type EventLexemes, everyHolder, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
+import { bestHolders, type EventLexemes, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
 import { type PostingsBound, postingsBounds, type PostingsStretch } from "./text-postings.ts";
 import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
 
@@ -68,6 +69,8 @@ export interface TextMatchWays {
   firstRead?: number;
   /** Filters the planner expects to keep at most this many events are scored whole. */
   fewKept?: number;
+  /** Events the database sends first where it scores holders whole (then four times as many). */
+  holdersRead?: number;
 }
 
 /** The best `limit` text matches of `query` within the filters, `score` being BM25F. */
@@ -90,10 +93,18 @@ export async function textMatches(
   const hidden = new Map<string, boolean>();
   const pageOf = (ranking: TextMatch[]) =>
     shownFirst(ranking, limit, hidden, (ids) => hiddenOf(sql, { ids, lexemes, filters }));
+  const scoring = { words: terms.words, idfs, meanLength: terms.meanLength };
+  // The page of the best holders, read again for more while hidden events leave it short.
+  const holdersPage = async (every?: TextWord[], most?: number) => {
+    for (let top = ways.holdersRead ?? limit * 2 + 8;; top *= 4) {
+      const best = await bestHolders(sql, { lexemes, filters, scoring, top, every, most });
+      if (best === null) return null;
+      const page = await pageOf(rank(best.events));
+      if (page.length >= limit || best.held <= top) return page;
+    }
+  };
   const few = ways.fewKept ?? FEW_KEPT;
-  if (await keepsFew(sql, filters, few)) {
-    return await pageOf(rank((await everyHolder(sql, { lexemes, filters }))!));
-  }
+  if (await keepsFew(sql, filters, few)) return (await holdersPage())!;
   // How many words the last try of the conjunction required (more required: fewer events).
   let requiredTried = 0;
   const scored = new Map<string, EventLexemes>();
@@ -130,8 +141,8 @@ export async function textMatches(
     floor = Math.max(last, 0);
     if (every.length > requiredTried) {
       requiredTried = every.length;
-      const holders = await everyHolder(sql, { lexemes, filters, every, most: few });
-      if (holders !== null) return await pageOf(rank(holders));
+      const page = await holdersPage(every, few);
+      if (page !== null) return page;
     }
   }
   return await pageOf(rank(scored.values()));

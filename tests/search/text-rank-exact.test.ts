@@ -74,6 +74,7 @@ const caseArb = fc.record({
   city: fc.option(fc.constantFrom(...CITIES), { nil: undefined }),
   firstRead: fc.integer({ min: 1, max: 8 }),
   fewKept: fc.constantFrom(0, 1_000_000),
+  holdersRead: fc.integer({ min: 1, max: 4 }),
 });
 
 const rareCaseArb = fc.record({
@@ -95,6 +96,7 @@ const rareCaseArb = fc.record({
   city: fc.option(fc.constantFrom(...CITIES), { nil: undefined }),
   firstRead: fc.constant(1),
   fewKept: fc.constantFrom(0, 1_000_000),
+  holdersRead: fc.integer({ min: 1, max: 4 }),
 });
 
 interface Scored {
@@ -198,6 +200,7 @@ for (const kind of testBackends()) {
             const page = await textMatches(db.sql, c.query, filters, c.limit, {
               firstRead: c.firstRead,
               fewKept: c.fewKept,
+              holdersRead: c.holdersRead,
             });
             const expected = await bruteForce(db.sql, { ...c, city: c.city });
             assert.deepEqual(page.map((m) => m.id), expected.map((m) => m.id));
