@@ -4,7 +4,7 @@ import type { Config } from "./config.ts";
 import type { AiSearch } from "./embeddings/ai-search.ts";
 import type { StorageGuard } from "./db/disk-space.ts";
 import type { BatchSlots } from "./events/batch-slots.ts";
-import type { PushesInFlight } from "./events/pushes-in-flight.ts";
+import type { InFlight } from "./in-flight.ts";
 import type { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
 import type { Alerts } from "./alerts/alerts.ts";
 import type { FederationService } from "./federation/service.ts";
@@ -36,7 +36,9 @@ export interface AppDeps {
   /** Bounds the pushed batches stored at once, so that they never hold the whole pool. */
   batchSlots: BatchSlots;
   /** When pushes were last in flight (saved-search matching waits for a pause). */
-  pushes: PushesInFlight;
+  pushes: InFlight;
+  /** Every request in flight (background work on the embedded database gives way to them). */
+  requests: InFlight;
   /** Detects the duplicates of pushed events after their batch commits. */
   duplicates: DuplicateDetector;
   /** Saved searches' notices: decided after detection and on trust, delivered by a worker. */

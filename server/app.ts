@@ -22,6 +22,7 @@ export async function createApp(deps: AppDeps): Promise<OpenAPIHono<AppEnv>> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.use("*", requestLog({ enabled: config.logRequests }));
+  app.use("*", (_c, next) => deps.requests.during(next));
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     await next();

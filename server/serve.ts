@@ -14,7 +14,7 @@ import { createApp } from "./app.ts";
 import { startAiSearch } from "./embeddings/start-ai-search.ts";
 import { RequestDrain } from "./request-drain.ts";
 import { BatchSlots } from "./events/batch-slots.ts";
-import { PushesInFlight } from "./events/pushes-in-flight.ts";
+import { InFlight } from "./in-flight.ts";
 import { DuplicateDetector } from "./duplicates/duplicate-detector.ts";
 import { startAlerts } from "./alerts/start-alerts.ts";
 import { startFederation } from "./federation/service.ts";
@@ -34,6 +34,8 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** How long a stop waits for requests in progress; within run-until-signal's grace period. */
 const DRAIN_MS = 5_000;
 const VACUUM_EVERY_MS = 60_000;
+/** The longest background work on the embedded database waits for requests to finish. */
+const BACKGROUND_WAIT_MS = 250;
 
 /** The application and what it depends on, started but not listening. */
 export interface OpenedService {
@@ -66,7 +68,8 @@ export async function openService(config: Config): Promise<OpenedService> {
     });
     stops.push(() => ai.stop());
     const batchSlots = BatchSlots.forPool(db.poolSize);
-    const pushes = new PushesInFlight();
+    const pushes = new InFlight();
+    const requests = new InFlight();
     const alerts = startAlerts(db.sql, config, () => pushes.lastAt());
     stops.push(() => alerts.stop());
     // Started here, not with the socket: in-process tests push and read through app.fetch.
@@ -78,6 +81,8 @@ export async function openService(config: Config): Promise<OpenedService> {
         origin: config.publicUrl,
         allowPrivateAddress: config.federation.allowPrivateAddress,
         settled: () => duplicates.settled(),
+        // One session: a transaction of the publisher holds up every read that comes meanwhile.
+        turn: db.poolSize === 1 ? () => requests.quiet(BACKGROUND_WAIT_MS) : undefined,
       })
       : undefined;
     if (federation) stops.push(() => federation.stop());
@@ -89,6 +94,7 @@ export async function openService(config: Config): Promise<OpenedService> {
       storage,
       batchSlots,
       pushes,
+      requests,
       duplicates,
       alerts,
       federation,

@@ -11,18 +11,14 @@ export async function setFederationSwitch(sql: Sql, enabled: boolean): Promise<v
   await sql`UPDATE federation_switch SET enabled = ${enabled}`;
 }
 
-/** The oldest events waiting to be looked at: the rows' ids and their distinct events. */
-export async function takePending(
-  sql: Sql,
-  limit: number,
-): Promise<{ rowIds: string[]; eventIds: string[] }> {
+/** The oldest rows waiting to be looked at: per event, in the order first queued, its rows' ids. */
+export async function takePending(sql: Sql, limit: number): Promise<Map<string, string[]>> {
   const rows = await sql<{ id: string; event_id: string }[]>`
     SELECT id::text AS id, event_id::text AS event_id FROM federation_pending
     ORDER BY id LIMIT ${limit}`;
-  return {
-    rowIds: rows.map((r) => r.id),
-    eventIds: [...new Set(rows.map((r) => r.event_id))],
-  };
+  const byEvent = new Map<string, string[]>();
+  for (const r of rows) byEvent.set(r.event_id, [...byEvent.get(r.event_id) ?? [], r.id]);
+  return byEvent;
 }
 
 /** Removes looked-at rows. */

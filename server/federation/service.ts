@@ -24,6 +24,8 @@ export interface FederationSettings {
   allowPrivateAddress: boolean;
   /** Resolves once the duplicates of every committed batch are detected. */
   settled?: () => Promise<void>;
+  /** Resolves when the publisher may start a transaction (PublisherOptions.turn). */
+  turn?: () => Promise<void>;
   /** The publisher's poll (tests shorten it). */
   pollMs?: number;
 }
@@ -62,6 +64,7 @@ export async function startFederation(
   const publisher = new Publisher(sql, federation, {
     origin: settings.origin,
     settled: settings.settled,
+    turn: settings.turn,
     pollMs: settings.pollMs,
   });
   publisher.start();

@@ -16,7 +16,7 @@ const LAYERS: [RegExp, number, string][] = [
     0,
     "base",
   ],
-  [/^server\/(standalone-error|run-until-signal)\.ts$/, 0, "base"],
+  [/^server\/(standalone-error|run-until-signal|in-flight)\.ts$/, 0, "base"],
   // Name tables the duplicate normalisers read: data, importing nothing.
   [/^server\/matching-names\.ts$/, 0, "base"],
   [/^server\/http-front\//, 0, "base"],

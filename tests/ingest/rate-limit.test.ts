@@ -9,7 +9,7 @@ import { generateApiKey } from "../../shared/api-key-format.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createApp } from "../../server/app.ts";
 import { BatchSlots } from "../../server/events/batch-slots.ts";
-import { PushesInFlight } from "../../server/events/pushes-in-flight.ts";
+import { InFlight } from "../../server/in-flight.ts";
 import { startAiSearch } from "../../server/embeddings/start-ai-search.ts";
 import { LocalProvider } from "../../server/embeddings/local-provider.ts";
 import { get, postEvents, type Reply, send } from "./support/http.ts";
@@ -193,7 +193,8 @@ Deno.test("[pglite] two app instances on one database share one limit", async ()
       config,
       ai,
       batchSlots: BatchSlots.forPool(db.poolSize),
-      pushes: new PushesInFlight(),
+      pushes: new InFlight(),
+      requests: new InFlight(),
       duplicates,
       alerts: new Alerts(db.sql, { worker: null }),
     });
