@@ -164,9 +164,9 @@ export async function unsentActivities(sql: Sql, limit: number): Promise<Activit
   return rows.map(toActivity);
 }
 
-/** Marks an activity handed to the delivery queue. */
-export async function markSent(sql: Sql, id: string): Promise<void> {
-  await sql`UPDATE federation_activities SET sent_at = now() WHERE id = ${id}::uuid`;
+/** Marks activities handed to the delivery queue. */
+export async function markSent(sql: Sql, ids: string[]): Promise<void> {
+  await sql`UPDATE federation_activities SET sent_at = now() WHERE id = ANY(${ids}::uuid[])`;
 }
 
 /** One activity by id. */

@@ -130,10 +130,9 @@ export class Publisher {
       const batch = await unsentActivities(this.#sql, SEND_BATCH);
       // Most activities of a batch go to the same followers: read them once per batch.
       const recipients = new Map<string, Promise<Recipient[]>>();
-      for (const row of batch) {
-        await this.#send(ctx, row, recipients);
-        await markSent(this.#sql, row.id);
-      }
+      // Marked sent together once handed over: a crash before repeats the batch's deliveries.
+      for (const row of batch) await this.#send(ctx, row, recipients);
+      if (batch.length > 0) await markSent(this.#sql, batch.map((row) => row.id));
       if (batch.length < SEND_BATCH) break;
     }
   }
