@@ -19,7 +19,10 @@ import { EVENTS_ACTOR } from "./actor-names.ts";
 export interface PublisherOptions {
   /** Resolves once the duplicates of every batch committed so far are detected. */
   settled?: () => Promise<void>;
-  /** Resolves when a transaction may start: on the embedded database, once reads are done. */
+  /**
+   * Resolves when a transaction or a batch of sending may start: on the embedded database, once
+   * no request is in flight.
+   */
   turn?: () => Promise<void>;
   /** How often to look for changes other servers (or missed wakes) left. */
   pollMs?: number;
@@ -127,6 +130,7 @@ export class Publisher {
     if (origin === null) return;
     const ctx = this.#federation.createContext(origin, undefined);
     while (!this.#stopped) {
+      await this.#turn();
       const batch = await unsentActivities(this.#sql, SEND_BATCH);
       // Most activities of a batch go to the same followers: read them once per batch.
       const recipients = new Map<string, Promise<Recipient[]>>();

@@ -21,11 +21,14 @@ for (const kind of testBackends()) {
     try {
       await migrate(db.sql);
       let open = false;
-      let turns = 0;
       let opened = Promise.withResolvers<void>();
+      // Turns taken, and those taken with events still to look at (a transaction's turns).
+      let turns = 0;
+      let lookingTurns = 0;
       const turn = async () => {
         turns++;
         while (!open) await opened.promise;
+        if (await countPending(db.sql) > 0) lookingTurns++;
       };
       const federation = await startFederation(db.sql, {
         allowPrivateAddress: true,
@@ -48,7 +51,7 @@ for (const kind of testBackends()) {
         opened = Promise.withResolvers<void>();
         await eventually("the backlog looked at", async () => await countPending(db.sql) === 0);
         // Short transactions, each after its turn: more than the three takes of 50 rows.
-        assert.ok(turns >= 5, `${turns} turns`);
+        assert.ok(lookingTurns >= 5, `${lookingTurns} transactions`);
       } finally {
         await federation.stop();
       }
