@@ -3,8 +3,8 @@
  * gives way to them. The embedded database runs one statement at a time, so background work
  * there would otherwise hold up what a visitor or a contributor waits for:
  * - saved-search matching waits for a pause in the pushes (server/alerts/percolator.ts);
- * - federation's publisher starts a transaction only while no request is in flight, or once it
- *   has waited long enough (server/federation/publisher.ts).
+ * - federation's publisher starts a transaction once no request has been in flight for a moment,
+ *   or once it has waited long enough (server/federation/publisher.ts, server/serve.ts).
  *
  * Batches being stored do not tell a pause: between two batches of one contributor pushing back
  * to back, none is stored for the 200 ms and more that the next one's key look-up, validation and
@@ -34,12 +34,24 @@ export class InFlight {
     return this.#inFlight > 0 ? Date.now() : this.#endedAt;
   }
 
-  /** Resolves once no request is in flight, or after `mostMs` at the latest. */
-  async quiet(mostMs: number): Promise<void> {
-    if (this.#inFlight === 0) return;
+  /**
+   * Resolves once no request has been in flight for `idleMs` (a client sending one request after
+   * another leaves gaps of a millisecond between them), or after `mostMs` at the latest.
+   */
+  async quiet(mostMs: number, idleMs = 0): Promise<void> {
+    const deadline = Date.now() + mostMs;
+    for (let now = Date.now(); now < deadline; now = Date.now()) {
+      if (this.#inFlight > 0) await this.#noneInFlight(deadline - now);
+      else if (now - this.#endedAt >= idleMs) return;
+      else await sleep(Math.min(idleMs - (now - this.#endedAt), deadline - now));
+    }
+  }
+
+  /** Resolves when no request is in flight, or after `ms`. */
+  async #noneInFlight(ms: number): Promise<void> {
     const { promise, resolve } = Promise.withResolvers<void>();
     this.#quiet.push(resolve);
-    const timer = setTimeout(resolve, mostMs);
+    const timer = setTimeout(resolve, ms);
     try {
       await promise;
     } finally {
@@ -48,3 +60,5 @@ export class InFlight {
     }
   }
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

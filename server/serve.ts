@@ -34,8 +34,12 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** How long a stop waits for requests in progress; within run-until-signal's grace period. */
 const DRAIN_MS = 5_000;
 const VACUUM_EVERY_MS = 60_000;
-/** The longest background work on the embedded database waits for requests to finish. */
+/**
+ * Background work on the embedded database starts once no request has been in flight for
+ * BACKGROUND_IDLE_MS, or BACKGROUND_WAIT_MS after it asked at the latest.
+ */
 const BACKGROUND_WAIT_MS = 250;
+const BACKGROUND_IDLE_MS = 50;
 
 /** The application and what it depends on, started but not listening. */
 export interface OpenedService {
@@ -82,7 +86,9 @@ export async function openService(config: Config): Promise<OpenedService> {
         allowPrivateAddress: config.federation.allowPrivateAddress,
         settled: () => duplicates.settled(),
         // One session: a transaction of the publisher holds up every read that comes meanwhile.
-        turn: db.poolSize === 1 ? () => requests.quiet(BACKGROUND_WAIT_MS) : undefined,
+        turn: db.poolSize === 1
+          ? () => requests.quiet(BACKGROUND_WAIT_MS, BACKGROUND_IDLE_MS)
+          : undefined,
       })
       : undefined;
     if (federation) stops.push(() => federation.stop());

@@ -60,3 +60,20 @@ Deno.test("quiet resolves at once with none in flight, when the last ends, or at
   stuck.resolve();
   await never;
 });
+
+Deno.test("quiet with an idle time waits that long after the last request", async () => {
+  const requests = new InFlight();
+  await requests.during(() => sleep(5));
+  const t = performance.now();
+  await requests.quiet(5_000, 80);
+  const waited = performance.now() - t;
+  assert.ok(waited >= 60 && waited < 2_000, `waited ${waited} ms`);
+  // A request within the idle time starts the wait again.
+  await requests.during(() => sleep(5));
+  const started = performance.now();
+  const waiting = requests.quiet(5_000, 80);
+  await sleep(40);
+  await requests.during(() => sleep(5));
+  await waiting;
+  assert.ok(performance.now() - started >= 110, "the idle time counts from the last request");
+});
