@@ -34,10 +34,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** How long a stop waits for requests in progress; within run-until-signal's grace period. */
 const DRAIN_MS = 5_000;
 const VACUUM_EVERY_MS = 60_000;
-/**
- * Background work on the embedded database starts once no request has been in flight for
- * BACKGROUND_IDLE_MS, or BACKGROUND_WAIT_MS after it asked at the latest.
- */
+/** See backgroundTurn. */
 const BACKGROUND_WAIT_MS = 250;
 const BACKGROUND_IDLE_MS = 50;
 
@@ -86,9 +83,7 @@ export async function openService(config: Config): Promise<OpenedService> {
         allowPrivateAddress: config.federation.allowPrivateAddress,
         settled: () => duplicates.settled(),
         // One session: a transaction of the publisher holds up every read that comes meanwhile.
-        turn: db.poolSize === 1
-          ? () => requests.quiet(BACKGROUND_WAIT_MS, BACKGROUND_IDLE_MS)
-          : undefined,
+        turn: db.poolSize === 1 ? () => backgroundTurn(requests) : undefined,
       })
       : undefined;
     if (federation) stops.push(() => federation.stop());
@@ -136,7 +131,9 @@ export async function startService(config: Config): Promise<RunningService> {
       pruneOrphanSignals(db.sql).catch((err) => console.error("Cannot prune signals:", err));
     }, PRUNE_EVERY_MS);
     stops.push(() => Promise.resolve(clearInterval(pruner)));
-    if (db.kind === "pglite") stops.push(vacuumEmbeddedNowAndThen(db.sql));
+    if (db.kind === "pglite") {
+      stops.push(vacuumEmbeddedNowAndThen(db.sql, () => backgroundTurn(deps.requests)));
+    }
     const { hostname, port } = http.addr;
     const host = hostname === "0.0.0.0" ? "localhost" : hostname;
     deps.federation?.useOrigin(`http://${host}:${port}`);
@@ -148,14 +145,23 @@ export async function startService(config: Config): Promise<RunningService> {
 }
 
 /**
+ * When background work on the embedded database, one session, may take it: once no request has
+ * been in flight for BACKGROUND_IDLE_MS (a client's requests one after another leave gaps of a
+ * millisecond), or BACKGROUND_WAIT_MS after asking at the latest.
+ */
+function backgroundTurn(requests: InFlight): Promise<void> {
+  return requests.quiet(BACKGROUND_WAIT_MS, BACKGROUND_IDLE_MS);
+}
+
+/**
  * The embedded database's vacuum and statistics (it runs no autovacuum), looked at once a minute
  * as autovacuum would; one run at a time.
  * Returns the stop, which waits for a run under way.
  */
-function vacuumEmbeddedNowAndThen(sql: Sql): () => Promise<void> {
+function vacuumEmbeddedNowAndThen(sql: Sql, turn: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
-    running ??= vacuumEmbedded(sql).then(
+    running ??= vacuumEmbedded(sql, turn).then(
       () => {},
       (err) => console.error("Cannot vacuum the embedded database:", err),
     ).finally(() => running = null);

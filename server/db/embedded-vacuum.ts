@@ -40,9 +40,14 @@ export function upkeepOf(t: TableState): "vacuum" | "analyze" | null {
 
 /**
  * Vacuums (and analyses) or analyses each of the database's own tables that needs it, one at a
- * time: each holds the embedded database's one session while it runs. Returns what it did.
+ * time: each holds the embedded database's one session while it runs, so each starts when
+ * `turn` resolves (the service: once no request has been in flight for a moment). Returns what
+ * it did.
  */
-export async function vacuumEmbedded(sql: Sql): Promise<{ table: string; did: string }[]> {
+export async function vacuumEmbedded(
+  sql: Sql,
+  turn: () => Promise<void> = () => Promise.resolve(),
+): Promise<{ table: string; did: string }[]> {
   // The session's counts reach the statistics at most once a second unless forced: read them whole.
   // A process that stops without closing the database loses the counts (they are kept only at a
   // clean shutdown): a table loaded then was never analysed, and would never be by its counts
@@ -60,6 +65,7 @@ export async function vacuumEmbedded(sql: Sql): Promise<{ table: string; did: st
   const done: { table: string; did: string }[] = [];
   for (const t of tables) {
     const upkeep = upkeepOf(t);
+    if (upkeep !== null) await turn();
     if (upkeep === "vacuum") await sql`VACUUM (ANALYZE) ${sql(t.name)}`;
     else if (upkeep === "analyze") await sql`ANALYZE ${sql(t.name)}`;
     if (upkeep !== null) done.push({ table: t.name, did: upkeep });
