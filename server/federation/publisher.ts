@@ -21,7 +21,7 @@ export interface PublisherOptions {
   settled?: () => Promise<void>;
   /**
    * Resolves when a transaction or a batch of sending may start: on the embedded database, once
-   * no request is in flight.
+   * no request has been in flight for a moment (server/serve.ts, backgroundTurn).
    */
   turn?: () => Promise<void>;
   /** How often to look for changes other servers (or missed wakes) left. */
