@@ -65,10 +65,11 @@ export async function vacuumEmbedded(
   const done: { table: string; did: string }[] = [];
   for (const t of tables) {
     const upkeep = upkeepOf(t);
-    if (upkeep !== null) await turn();
+    if (upkeep === null) continue;
+    await turn();
     if (upkeep === "vacuum") await sql`VACUUM (ANALYZE) ${sql(t.name)}`;
-    else if (upkeep === "analyze") await sql`ANALYZE ${sql(t.name)}`;
-    if (upkeep !== null) done.push({ table: t.name, did: upkeep });
+    else await sql`ANALYZE ${sql(t.name)}`;
+    done.push({ table: t.name, did: upkeep });
   }
   return done;
 }

@@ -113,7 +113,7 @@ export async function bestHolders(
       ${o.most === undefined ? sql`` : sql`LIMIT ${2 * o.most + 1}`}
       OFFSET 0
     ) AS h
-    ORDER BY ${scoreOf(sql, o.scoring, o.lexemes)} DESC, h.starts_at, h.id
+    ORDER BY ${scoreInSql(sql, o.scoring, o.lexemes)} DESC, h.starts_at, h.id
     LIMIT ${o.top}`);
   const all = rows[0]?.held ?? 0;
   if (o.most !== undefined && all > 2 * o.most) return null;
@@ -125,7 +125,7 @@ export async function bestHolders(
  * the database and the ranking agree to the bit): per word of a non-zero idf that the event
  * holds, idf x tf (k1 + 1) / (tf + k1 (1 - b + b len / mean)), summed in the words' order.
  */
-function scoreOf(sql: Sql, scoring: TextScoring, lexemes: string[]): Fragment {
+function scoreInSql(sql: Sql, scoring: TextScoring, lexemes: string[]): Fragment {
   const tf = (l: string) => {
     const at = lexemes.indexOf(l);
     return at < 0 ? sql`0::float8` : sql`h.tfs[${at + 1}::int]`;
