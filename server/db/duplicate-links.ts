@@ -10,6 +10,9 @@ export interface Link {
   score: number;
 }
 
+/** A pair detection found to be one event, and how alike (a < b). */
+export type DetectedLink = Omit<Link, "kind">;
+
 // Any fixed number: the advisory lock that serialises detection (lockDuplicates).
 const DUPLICATES_LOCK_ID = 4_711_017;
 
@@ -34,11 +37,7 @@ export function underDuplicatesLock<T>(sql: Sql, work: (tx: Sql) => Promise<T>):
  */
 export async function replaceDetectedLinks(
   sql: Sql,
-  o: {
-    replacing: string[];
-    links: { a: string; b: string; score: number }[];
-    grouped: string[];
-  },
+  o: { replacing: string[]; links: DetectedLink[]; grouped: string[] },
 ): Promise<{ grouped: string[] }> {
   const { replacing: ids, links } = o;
   // The delete spares the pairs found again, so it and the upsert touch different rows.

@@ -6,10 +6,7 @@
 import type { Sql } from "postgres";
 
 /** Days since 1970-01-01 (UTC), first and last, both included. */
-export interface DaySpan {
-  first: number;
-  last: number;
-}
+export type DaySpan = { first: number; last: number };
 
 /** What a candidate must be near to be worth comparing with a listing: a span, a latitude band. */
 export interface CandidateBounds {

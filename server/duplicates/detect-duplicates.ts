@@ -5,7 +5,7 @@
  */
 import type { Sql } from "postgres";
 import {
-  lockDuplicates,
+  type DetectedLink,
   replaceDetectedLinks,
   underDuplicatesLock,
 } from "../db/duplicate-links.ts";
@@ -50,7 +50,7 @@ export interface DetectionOptions {
 // More close vectors in a window are a series' near-identical listings: the closest decide.
 const VECTOR_CANDIDATES_PER_PROBE = 10;
 
-/** Detects the duplicates of stored `rows`, one run per contributor (a batch is one's). */
+/** Detects the duplicates of stored `rows`, one run per contributor; the caller holds the lock. */
 export async function detectStored(
   tx: Sql,
   rows: RedetectionRow[],
@@ -83,9 +83,9 @@ function stepTimer(timings: DetectionTimings = {}): (name: string, count?: numbe
   };
 }
 
+// Keys come in one order for the same fields and rules (lookup-keys.ts).
 const sameSet = (a: KeySet | undefined, b: KeySet) =>
-  a !== undefined && a.fingerprint === b.fingerprint && a.keys.length === b.keys.length &&
-  b.keys.every((k) => a.keys.includes(k));
+  a !== undefined && a.fingerprint === b.fingerprint && a.keys.join() === b.keys.join();
 
 /**
  * Finds the duplicates of a contributor's listings and regroups them. A listing whose matched
@@ -98,8 +98,6 @@ async function detectDuplicates(
   o: Omit<DetectionOptions, "vectors"> & { vectors: boolean },
 ): Promise<void> {
   const step = stepTimer(o.timings);
-  await lockDuplicates(sql);
-  step("lock");
   // A time that is no instant in JavaScript (far-off years) has no real-world twin to find.
   const written = events.map((e) => ({ platform: e.platform, facts: matchFactsOf(e) }))
     .filter(({ facts: f }) => Number.isFinite(f.start) && Number.isFinite(f.end))
@@ -181,8 +179,8 @@ const pairId = (x: string, y: string) => (x < y ? `${x} ${y}` : `${y} ${x}`);
 function matchPairs(
   known: Map<string, MatchFacts>,
   pairs: { found: { probe: string; candidate: MatchRow }[]; similarity: Map<string, number> },
-): { a: string; b: string; score: number }[] {
-  const links = new Map<string, { a: string; b: string; score: number }>();
+): DetectedLink[] {
+  const links: DetectedLink[] = [];
   const seen = new Set<string>();
   for (const { probe, candidate } of pairs.found) {
     if (!known.has(candidate.id)) known.set(candidate.id, matchFactsOf(candidate));
@@ -193,7 +191,7 @@ function matchPairs(
     const verdict = matchListings(known.get(a)!, known.get(b)!, {
       vectorSimilarity: pairs.similarity.get(id),
     });
-    if (verdict.same) links.set(id, { a, b, score: verdict.score });
+    if (verdict.same) links.push({ a, b, score: verdict.score });
   }
-  return [...links.values()];
+  return links;
 }

@@ -1,6 +1,6 @@
 /** What the matcher knows of an event: its normalised title, time, place and address. */
 import { acronymWords, coreOfCompact, otherNames, titleParts } from "./normalise-title.ts";
-import { cityKey, countryKey } from "./normalise-place.ts";
+import { cityKey, countryKey, type Point } from "./normalise-place.ts";
 import { addressKeys } from "./normalise-url.ts";
 import type { MatchRow } from "../db/match-keys.ts";
 
@@ -48,7 +48,7 @@ export interface MatchFacts extends TitleView {
   end: number;
   city: string | null;
   country: string | null;
-  point: { latitude: number; longitude: number } | null;
+  point: Point | null;
   /** Online only: no place to compare. */
   online: boolean;
   url: string | null;

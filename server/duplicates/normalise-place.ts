@@ -24,8 +24,7 @@ export function cityKey(city: string | null | undefined): string | null {
 export function countryKey(country: string | null | undefined): string | null {
   if (!country) return null;
   const folded = foldText(country.replace(/\s*(\band\b|&|\+)\s*(online|remote)\s*$/i, ""));
-  if (folded === "") return null;
-  if (AMBIGUOUS_CODES.has(folded)) return null;
+  if (folded === "" || AMBIGUOUS_CODES.has(folded)) return null;
   const known = COUNTRY_NAMES.get(folded);
   if (known) return known;
   if (US_STATES.has(folded)) return "us";
@@ -44,11 +43,11 @@ export function isKnownCountry(key: string | null): boolean {
   return key !== null && KNOWN_CODES.has(key);
 }
 
+/** A place on the globe, in degrees. */
+export type Point = { latitude: number; longitude: number };
+
 /** Great-circle distance in kilometres. */
-export function distanceKm(
-  a: { latitude: number; longitude: number },
-  b: { latitude: number; longitude: number },
-): number {
+export function distanceKm(a: Point, b: Point): number {
   const rad = Math.PI / 180;
   const dLat = (b.latitude - a.latitude) * rad;
   const dLon = (b.longitude - a.longitude) * rad;

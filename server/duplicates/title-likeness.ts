@@ -60,13 +60,10 @@ function acronymRuns(
 function sameName(a: TitleView, b: TitleView): number {
   if (a.compact.length > 0 && a.compact === b.compact) return 1;
   // "ReactConf" and "React Conf": the other must say "conf" too ("KotlinConf" is no "Kotlin").
-  const spellsConf = (x: TitleView) => x.spelled.some((w) => w === "conf" || w === "conference");
-  if (
-    (a.core !== a.compact && a.core === b.compact && spellsConf(b)) ||
-    (b.core !== b.compact && b.core === a.compact && spellsConf(a))
-  ) {
-    return 1;
-  }
+  const confOf = (x: TitleView, y: TitleView) =>
+    x.core !== x.compact && x.core === y.compact &&
+    y.spelled.some((w) => w === "conf" || w === "conference");
+  if (confOf(a, b) || confOf(b, a)) return 1;
   if (a.words.length === 1 && abbreviates(a, a.words[0], b.spelled)) return 0.9;
   if (b.words.length === 1 && abbreviates(b, b.words[0], a.spelled)) return 0.9;
   return 0;
