@@ -2,7 +2,6 @@
  * Detection's lookup keys: each event's key set (event_key_sets: its keys stamped with spans of
  * days, under a GIN index) and the candidates a batch's keys find, in one statement.
  */
-
 import type { Sql } from "postgres";
 
 /** Days since 1970-01-01 (UTC), first and last, both included. */
@@ -129,7 +128,10 @@ export async function findCandidates(
   if (probes.length === 0) return [];
   const rows = await sql<(MatchRow & { probe: string })[]>`
     WITH probe AS (
-      SELECT * FROM unnest(${probes.map((p) => p.id)}::uuid[],
+      -- Each probe's keys cast once, not again for every set it meets.
+      SELECT id, platform, at, lo, hi, south, north, first_day, last_day,
+        keys::bigint[] AS keys, day_keys::bigint[] AS day_keys
+      FROM unnest(${probes.map((p) => p.id)}::uuid[],
         ${probes.map((p) => p.platform)}::text[],
         ${probes.map((p) => p.at.toISOString())}::timestamptz[],
         ${probes.map((p) => p.from.toISOString())}::timestamptz[],
@@ -146,9 +148,9 @@ export async function findCandidates(
       FROM probe p
       CROSS JOIN LATERAL (
         SELECT s.event_id,
-          (SELECT count(*) FROM unnest(s.keys) k WHERE k = ANY(p.keys::bigint[])) AS shared
+          (SELECT count(*) FROM unnest(s.keys) k WHERE k = ANY(p.keys)) AS shared
         FROM event_key_sets s
-        WHERE s.day_keys && p.day_keys::bigint[]
+        WHERE s.day_keys && p.day_keys
           AND s.first_day <= p.last_day AND s.last_day >= p.first_day
           AND (p.south IS NULL OR s.lat = ${NO_DEGREE}
             OR s.lat BETWEEN floor(p.south) AND floor(p.north))
