@@ -127,7 +127,7 @@ export async function findCandidates(
   const { probes } = o;
   if (probes.length === 0) return [];
   const rows = await sql<(MatchRow & { probe: string })[]>`
-    WITH probe AS (
+    WITH probe AS MATERIALIZED (
       -- Each probe's keys cast once, not again for every set it meets.
       SELECT id, platform, at, lo, hi, south, north, first_day, last_day,
         keys::bigint[] AS keys, day_keys::bigint[] AS day_keys
@@ -143,31 +143,27 @@ export async function findCandidates(
         ${probes.map((p) => `{${p.keys.join(",")}}`)}::text[],
         ${probes.map((p) => stamped(p.keys, p.days.first, p.days.last))}::text[])
         AS p(id, platform, at, lo, hi, south, north, first_day, last_day, keys, day_keys)
-    ), hit AS (
-      SELECT p.id AS probe, s.event_id, s.shared
+    ), ranked AS (
+      -- Keys shared are counted only for the sets whose events pass the bounds.
+      SELECT p.id AS probe, ce.*, row_number() OVER (
+          PARTITION BY p.id
+          ORDER BY (SELECT count(*) FROM unnest(s.keys) k WHERE k = ANY(p.keys)) DESC,
+            abs(extract(epoch FROM ce.starts_at - p.at)), ce.id
+        ) AS rank
       FROM probe p
       CROSS JOIN LATERAL (
-        SELECT s.event_id,
-          (SELECT count(*) FROM unnest(s.keys) k WHERE k = ANY(p.keys)) AS shared
-        FROM event_key_sets s
+        SELECT s.event_id, s.keys FROM event_key_sets s
         WHERE s.day_keys && p.day_keys
           AND s.first_day <= p.last_day AND s.last_day >= p.first_day
           AND (p.south IS NULL OR s.lat = ${NO_DEGREE}
             OR s.lat BETWEEN floor(p.south) AND floor(p.north))
         OFFSET 0
       ) s
-    ), ranked AS (
-      SELECT p.id AS probe, ce.*, row_number() OVER (
-          PARTITION BY p.id
-          ORDER BY h.shared DESC, abs(extract(epoch FROM ce.starts_at - p.at)), ce.id
-        ) AS rank
-      FROM hit h
-      JOIN probe p ON p.id = h.probe
       -- LATERAL with OFFSET 0: one read by primary key per candidate. Joined plainly, the
       -- planner misjudged the rows and scanned the events table in parallel workers.
       CROSS JOIN LATERAL (
         SELECT e.id, ${matchColumns(sql)}, e.contributor_id, e.platform
-        FROM events e WHERE e.id = h.event_id OFFSET 0
+        FROM events e WHERE e.id = s.event_id OFFSET 0
       ) ce
       WHERE ce.id <> p.id
         AND (ce.contributor_id <> ${o.contributorId}::uuid OR ce.platform <> p.platform)
