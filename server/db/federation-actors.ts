@@ -27,14 +27,16 @@ export async function getActor(sql: Sql, handle: string): Promise<ActorRecord | 
   return rows[0] ?? null;
 }
 
-/** Makes the `events` actor or a topic actor unless it exists. */
-export async function ensureNamedActor(
+/** Makes the `events` actor or topic actors unless they exist, in one statement. */
+export async function ensureNamedActors(
   sql: Sql,
-  actor: { handle: string; kind: "events" | "topic"; label: string },
+  actors: { handle: string; kind: "events" | "topic"; label: string }[],
 ): Promise<void> {
+  if (actors.length === 0) return;
   await sql`
     INSERT INTO federation_actors (handle, kind, label)
-    VALUES (${actor.handle}, ${actor.kind}, ${actor.label})
+    SELECT * FROM unnest(${actors.map((a) => a.handle)}::text[],
+      ${actors.map((a) => a.kind)}::text[], ${actors.map((a) => a.label)}::text[])
     ON CONFLICT (handle) DO NOTHING`;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Sql } from "postgres";
 import { getEventById } from "../db/event-reads.ts";
-import { ensureCityActor, ensureNamedActor } from "../db/federation-actors.ts";
+import { ensureCityActor, ensureNamedActors } from "../db/federation-actors.ts";
 import {
   addActivities,
   insertObject,
@@ -71,10 +71,11 @@ async function actorsOf(
   const topics = new Map<string, string>();
   for (const topic of event.topics) {
     const handle = topicHandle(topic);
-    if (handle === null) continue;
-    await ensureNamedActor(tx, { handle, kind: "topic", label: topic });
-    topics.set(topic, handle);
+    if (handle !== null) topics.set(topic, handle);
   }
+  // In handle order: two transactions making the same actors never wait on each other in turn.
+  const made = [...topics].map(([label, handle]) => ({ handle, kind: "topic" as const, label }));
+  await ensureNamedActors(tx, made.sort((a, b) => (a.handle < b.handle ? -1 : 1)));
   let city: string | null = null;
   const names = event.city ? cityHandles(event.city, event.country) : null;
   if (names && event.city) city = await ensureCityActor(tx, { ...names, label: event.city });

@@ -10,7 +10,7 @@ import { DatabaseMessageQueue } from "./message-queue.ts";
 import { createActivityPub } from "./activitypub.ts";
 import { Publisher } from "./publisher.ts";
 import { EVENTS_ACTOR } from "./actor-names.ts";
-import { ensureNamedActor } from "../db/federation-actors.ts";
+import { ensureNamedActors } from "../db/federation-actors.ts";
 import { anyBlocked } from "../db/federation-blocks.ts";
 import { setFederationSwitch } from "../db/federation-objects.ts";
 import { pruneKv } from "../db/federation-kv.ts";
@@ -51,7 +51,7 @@ export async function startFederation(
   settings: FederationSettings,
 ): Promise<FederationService> {
   await setFederationSwitch(sql, true);
-  await ensureNamedActor(sql, { handle: EVENTS_ACTOR, kind: "events", label: "events" });
+  await ensureNamedActors(sql, [{ handle: EVENTS_ACTOR, kind: "events", label: "events" }]);
   const queue = new DatabaseMessageQueue(sql);
   const federation = createActivityPub(sql, {
     kv: new DatabaseKvStore(sql),
