@@ -32,27 +32,30 @@ export async function countPending(sql: Sql): Promise<number> {
   return row.n;
 }
 
+/** What readShownListing reads. */
+export interface ShownListing {
+  members: string[];
+  shown: { id: string; federates: boolean; upcoming: boolean } | null;
+}
+
 /**
  * For an event (which may be gone): the listings of its duplicate group (itself alone when in
  * none), the listing the group shows (its canonical), and whether that one federates (the
  * AI-search rule on the key that last wrote it) and is still to come.
  */
-export async function readShownListing(sql: Sql, eventId: string): Promise<{
-  members: string[];
-  shown: { id: string; federates: boolean; upcoming: boolean } | null;
-}> {
-  const members = await sql<{ id: string }[]>`
-    SELECT m.event_id::text AS id FROM event_group_members m
-    WHERE m.group_id = (SELECT g.group_id FROM event_group_members g WHERE g.event_id = ${eventId})
-    UNION SELECT ${eventId}::text`;
-  const shown = await sql<{ id: string; federates: boolean; upcoming: boolean }[]>`
-    SELECT e.id::text AS id, ${keyFeedsAiSearch(sql)} AS federates,
-           coalesce(e.ends_at, e.starts_at) >= now() AS upcoming
-    FROM events e JOIN api_keys k ON k.id = e.last_key_id
-    WHERE e.id = coalesce(
-      (SELECT g.group_id FROM event_group_members g WHERE g.event_id = ${eventId}),
-      ${eventId}::uuid)`;
-  return { members: members.map((m) => m.id), shown: shown[0] ?? null };
+export async function readShownListing(sql: Sql, eventId: string): Promise<ShownListing> {
+  // One statement: the publisher reads this for every event a push changed.
+  const [row] = await sql<ShownListing[]>`
+    WITH g AS (SELECT group_id FROM event_group_members WHERE event_id = ${eventId})
+    SELECT
+      ARRAY(SELECT m.event_id::text FROM event_group_members m
+            WHERE m.group_id = (SELECT group_id FROM g)
+            UNION SELECT ${eventId}::text) AS members,
+      (SELECT json_build_object('id', e.id, 'federates', ${keyFeedsAiSearch(sql)},
+                'upcoming', coalesce(e.ends_at, e.starts_at) >= now())
+       FROM events e JOIN api_keys k ON k.id = e.last_key_id
+       WHERE e.id = coalesce((SELECT group_id FROM g), ${eventId}::uuid)) AS shown`;
+  return row;
 }
 
 /** A published object. */
