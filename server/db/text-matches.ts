@@ -105,8 +105,13 @@ export async function textMatches(
   };
   const few = ways.fewKept ?? FEW_KEPT;
   if (await keepsFew(sql, filters, few)) return (await holdersPage())!;
-  // How many words the last try of the conjunction required (more required: fewer events).
+  // How many words the last try of the conjunction required (more required: fewer events), and
+  // how many holders it allowed: as many as the rounds have read postings, FEW_KEPT at least.
+  // Scoring a holder costs about what reading a posting's event does: the holders are scored,
+  // and the search ends, once the rounds have cost about as much as that (flat postings of common
+  // words at 1,000,000 events otherwise took ten rounds, 1.4 s).
   let requiredTried = 0;
+  let allowedTried = 0;
   const scored = new Map<string, EventLexemes>();
   const first = ways.firstRead ?? Math.max(FIRST_READ, limit * 4);
   // Where each lexeme's postings stand after the rounds so far.
@@ -134,14 +139,18 @@ export async function textMatches(
       last = lastScore(page, limit);
       if (last > outside) return page;
     }
+    floor = Math.max(last, 0);
+    const allowed = Math.max(few, [...read.values()].reduce((sum, r) => sum + r.reached, 0));
+    // Tried again once more words are required, or twice as many holders allowed.
+    const tryAgain = (required: number) =>
+      required > requiredTried || (required > 0 && allowed >= 2 * allowedTried);
     let every = requiredWords(last);
-    if (every.length > requiredTried && page === null) {
+    if (tryAgain(every.length) && page === null) {
       every = requiredWords(lastScore(await pageOf(ranking), limit));
     }
-    floor = Math.max(last, 0);
-    if (every.length > requiredTried) {
-      requiredTried = every.length;
-      const page = await holdersPage(every, few);
+    if (tryAgain(every.length)) {
+      [requiredTried, allowedTried] = [every.length, allowed];
+      const page = await holdersPage(every, allowed);
       if (page !== null) return page;
     }
   }
