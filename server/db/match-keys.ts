@@ -128,7 +128,7 @@ export async function findCandidates(
   if (probes.length === 0) return [];
   const rows = await sql<(MatchRow & { probe: string })[]>`
     WITH probe AS MATERIALIZED (
-      -- Each probe's keys cast once, not again for every set it meets.
+      -- Materialised: each probe's keys are cast once, not again for every set it meets.
       SELECT id, platform, at, lo, hi, south, north, first_day, last_day,
         keys::bigint[] AS keys, day_keys::bigint[] AS day_keys
       FROM unnest(${probes.map((p) => p.id)}::uuid[],
