@@ -34,23 +34,29 @@ export async function countPending(sql: Sql): Promise<number> {
 
 /** What readShownListing reads. */
 export interface ShownListing {
-  members: string[];
+  /** The live objects published for the group's listings, the oldest first. */
+  live: { id: string; event_id: string; content_hash: string }[];
   shown: { id: string; federates: boolean; upcoming: boolean } | null;
 }
 
 /**
- * For an event (which may be gone): the listings of its duplicate group (itself alone when in
- * none), the listing the group shows (its canonical), and whether that one federates (the
+ * For an event (which may be gone): the live objects of its duplicate group's listings (its own
+ * when in none), the listing the group shows (its canonical), and whether that one federates (the
  * AI-search rule on the key that last wrote it) and is still to come.
  */
 export async function readShownListing(sql: Sql, eventId: string): Promise<ShownListing> {
   // One statement: the publisher reads this for every event a push changed.
   const [row] = await sql<ShownListing[]>`
-    WITH g AS (SELECT group_id FROM event_group_members WHERE event_id = ${eventId})
+    WITH g AS (SELECT group_id FROM event_group_members WHERE event_id = ${eventId}),
+    members AS (
+      SELECT m.event_id FROM event_group_members m WHERE m.group_id = (SELECT group_id FROM g)
+      UNION SELECT ${eventId}::uuid
+    )
     SELECT
-      ARRAY(SELECT m.event_id::text FROM event_group_members m
-            WHERE m.group_id = (SELECT group_id FROM g)
-            UNION SELECT ${eventId}::text) AS members,
+      (SELECT coalesce(json_agg(json_build_object('id', o.id, 'event_id', o.event_id,
+                'content_hash', o.content_hash) ORDER BY o.published_at, o.id), '[]')
+       FROM federation_objects o
+       WHERE o.event_id IN (SELECT event_id FROM members) AND o.deleted_at IS NULL) AS live,
       (SELECT json_build_object('id', e.id, 'federates', ${keyFeedsAiSearch(sql)},
                 'upcoming', coalesce(e.ends_at, e.starts_at) >= now())
        FROM events e JOIN api_keys k ON k.id = e.last_key_id
@@ -68,16 +74,6 @@ export interface ObjectRecord {
   published_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
-}
-
-/** The live (not deleted) objects showing any of `eventIds`, the oldest first. */
-export async function liveObjectsOf(sql: Sql, eventIds: string[]): Promise<ObjectRecord[]> {
-  return await sql<ObjectRecord[]>`
-    SELECT id::text AS id, event_id::text AS event_id, snapshot, content_hash, announced_by,
-           published_at, updated_at, deleted_at
-    FROM federation_objects
-    WHERE event_id = ANY(${eventIds}::uuid[]) AND deleted_at IS NULL
-    ORDER BY published_at, id`;
 }
 
 /** One object, live or deleted. */

@@ -11,7 +11,6 @@ import { ensureCityActor, ensureNamedActors } from "../db/federation-actors.ts";
 import {
   addActivities,
   insertObject,
-  liveObjectsOf,
   readShownListing,
   tombstoneObject,
   updateObject,
@@ -24,8 +23,7 @@ type Activity = { actor: string; kind: string; objectId: string };
 
 /** Looks at one event again; records the activities that follow. */
 export async function reconcileEvent(tx: Sql, eventId: string): Promise<void> {
-  const { members, shown } = await readShownListing(tx, eventId);
-  const live = await liveObjectsOf(tx, members);
+  const { live, shown } = await readShownListing(tx, eventId);
   const activities: Activity[] = [];
   const withdraw = async (objectId: string) => {
     await tombstoneObject(tx, objectId);
