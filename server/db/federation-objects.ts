@@ -16,9 +16,8 @@ export async function takePending(sql: Sql, limit: number): Promise<Map<string, 
   const rows = await sql<{ id: string; event_id: string }[]>`
     SELECT id::text AS id, event_id::text AS event_id FROM federation_pending
     ORDER BY id LIMIT ${limit}`;
-  const byEvent = new Map<string, string[]>();
-  for (const r of rows) byEvent.set(r.event_id, [...byEvent.get(r.event_id) ?? [], r.id]);
-  return byEvent;
+  const byEvent = Map.groupBy(rows, (r) => r.event_id);
+  return new Map([...byEvent].map(([eventId, own]) => [eventId, own.map((r) => r.id)]));
 }
 
 /** Removes looked-at rows. */
