@@ -27,22 +27,32 @@ export interface TextTerms {
 /** At most this many words of a query score events. */
 export const MAX_WORDS = 10;
 
-/** The scoring words of `query` and their statistics; no words when it has none. */
+/**
+ * The scoring words of `query` and their statistics; no words when it has none. One statement:
+ * on the embedded database every statement of a search waits for the one before.
+ */
 export async function textTermsOf(sql: Sql, query: string): Promise<TextTerms> {
-  const words = await sql<TextWord[]>`
-    SELECT parts, wholes
-    FROM event_text_search_terms(event_text_normalised(${query}), ${MAX_WORDS})`;
-  const lexemes = [...new Set(words.flatMap((w) => [...w.parts, ...w.wholes]))];
-  const [counts, [totals]] = await Promise.all([
-    sql<{ lexeme: string; docs: string }[]>`
-      SELECT lexeme, docs FROM text_lexeme_docs(${lexemes}::text[])`,
-    sql<{ docs: string; lengths: string }[]>`SELECT docs, lengths FROM text_corpus_totals()`,
-  ]);
-  const events = Number(totals.docs);
+  const [row] = await sql<
+    { words: TextWord[]; docs: Record<string, string>; events: string; lengths: string }[]
+  >`
+    WITH w AS MATERIALIZED (
+      SELECT t.parts, t.wholes, t.n
+      FROM event_text_search_terms(event_text_normalised(${query}), ${MAX_WORDS})
+        WITH ORDINALITY AS t (parts, wholes, n)
+    )
+    SELECT
+      (SELECT coalesce(json_agg(json_build_object('parts', w.parts, 'wholes', w.wholes)
+                                ORDER BY w.n), '[]') FROM w) AS words,
+      (SELECT coalesce(json_object_agg(d.lexeme, d.docs), '{}')
+       FROM text_lexeme_docs(ARRAY(SELECT DISTINCT l FROM w, unnest(w.parts || w.wholes) AS l))
+         AS d) AS docs,
+      t.docs AS events, t.lengths
+    FROM text_corpus_totals() AS t`;
+  const events = Number(row.events);
   return {
-    words: [...words],
-    docs: new Map(counts.map((c) => [c.lexeme, Number(c.docs)])),
+    words: row.words,
+    docs: new Map(Object.entries(row.docs).map(([lexeme, docs]) => [lexeme, Number(docs)])),
     events,
-    meanLength: events > 0 ? Number(totals.lengths) / events : 1,
+    meanLength: events > 0 ? Number(row.lengths) / events : 1,
   };
 }
