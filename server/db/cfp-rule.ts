@@ -68,25 +68,24 @@ export function lentCfpMeets(sql: Sql, condition: Fragment): Fragment {
 }
 
 /**
- * On `e`: the CFP another listing of its group lends it when it has none of its own (the most
- * recently updated one with a CFP), as JSON with its id, platform, CFP fields and status; null
- * when it has its own CFP or none is lent.
+ * On `e`, a member of the group `group`: the CFP another listing of the group lends it when it has
+ * none of its own (the most recently updated one with a CFP), as JSON with its id, platform, CFP
+ * fields and status; null when it has its own CFP or none is lent.
  */
-export function lentCfp(sql: Sql): Fragment {
+export function lentCfp(sql: Sql, group: Fragment): Fragment {
   // `b` is read from a LATERAL sub-select so that `e` inside it is the other listing while the
   // WHERE clause here still names the outer event.
   return sql`(
     SELECT json_build_object('id', b.id, 'platform', b.platform, 'cfp_url', b.cfp_url,
       'cfp_opens_at', b.cfp_opens_at, 'cfp_closes_at', b.cfp_closes_at,
       'cfp_status', b.cfp_status)
-    FROM event_group_members m
-    JOIN event_group_members om ON om.group_id = m.group_id AND om.event_id <> m.event_id
+    FROM event_group_members om
     CROSS JOIN LATERAL (
       SELECT e.id, e.platform, e.cfp_url, e.cfp_opens_at, e.cfp_closes_at, e.updated_at,
         ${cfpStatus(sql, sql`now()`)} AS cfp_status
       FROM events e WHERE e.id = om.event_id AND e.cfp_url IS NOT NULL
     ) b
-    WHERE m.event_id = e.id AND e.cfp_url IS NULL
+    WHERE om.group_id = ${group} AND om.event_id <> e.id AND e.cfp_url IS NULL
     ORDER BY b.updated_at DESC, b.id
     LIMIT 1)`;
 }

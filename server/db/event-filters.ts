@@ -119,28 +119,41 @@ function cfpConditions(sql: Sql, f: EventFilters): Fragment[] {
  * lookup in a unique index.
  */
 export function shownCollapsed(sql: Sql, f: EventFilters): Fragment {
-  const words = f.collapseMatch === undefined
-    ? sql``
-    : sql`AND e.search_vector @@ ${f.collapseMatch}::tsquery`;
-  // `m` is the member (the outer `e`): no lexeme it holds may be missing from the canonical `e`.
-  const lexemes = f.collapseLexemes === undefined ? sql`` : sql`AND NOT EXISTS (
-    SELECT 1 FROM events m, unnest(${f.collapseLexemes}::text[]) AS l (lexeme)
-    WHERE m.id = g.event_id
-      AND tsvector_to_array(m.search_vector) @> ARRAY[l.lexeme]
-      AND NOT tsvector_to_array(e.search_vector) @> ARRAY[l.lexeme])`;
-  // Inside the innermost sub-select `e` is the canonical event (the filters' conditions name
-  // `e`), found by its id: correlated, so only a hidden member's canonical event is read, never
-  // every event the filters keep. OFFSET 0 keeps the planner from turning the NOT EXISTS into an
-  // anti-join, which may hash every hidden member and its canonical event first: a probe of the
-  // index for each event read costs the same at any size, and a first page reads few events.
+  // OFFSET 0 keeps the planner from turning the NOT EXISTS into an anti-join, which may hash
+  // every hidden member and its canonical event first: a probe of the index for each event read
+  // costs the same at any size, and a first page reads few events.
   return sql`NOT EXISTS (
     SELECT 1 FROM event_group_members g
     WHERE g.event_id = e.id AND NOT g.canonical
-      AND EXISTS (
-        SELECT 1 FROM events e
-        WHERE e.id = g.group_id AND ${filterConditions(sql, { ...f, collapse: false })} ${words}
-          ${lexemes})
+      AND ${canonicalMeets(sql, f, { group: sql`g.group_id`, member: sql`g.event_id` })}
     OFFSET 0)`;
+}
+
+/**
+ * The canonical listing of the group `group` meets the filters `f` and the words
+ * (`collapseMatch`), and holds every lexeme of `collapseLexemes` that its member `member` holds:
+ * then that member, not the canonical listing itself, is hidden (shownCollapsed).
+ */
+export function canonicalMeets(
+  sql: Sql,
+  f: EventFilters,
+  o: { group: Fragment; member: Fragment },
+): Fragment {
+  const words = f.collapseMatch === undefined
+    ? sql``
+    : sql`AND e.search_vector @@ ${f.collapseMatch}::tsquery`;
+  const lexemes = f.collapseLexemes === undefined ? sql`` : sql`AND NOT EXISTS (
+    SELECT 1 FROM events mv, unnest(${f.collapseLexemes}::text[]) AS l (lexeme)
+    WHERE mv.id = ${o.member}
+      AND tsvector_to_array(mv.search_vector) @> ARRAY[l.lexeme]
+      AND NOT tsvector_to_array(e.search_vector) @> ARRAY[l.lexeme])`;
+  // Inside, `e` is the canonical event (the filters' conditions name `e`), found by its id:
+  // correlated, so only a hidden member's canonical event is read, never every event the
+  // filters keep.
+  return sql`EXISTS (
+    SELECT 1 FROM events e
+    WHERE e.id = ${o.group} AND ${filterConditions(sql, { ...f, collapse: false })} ${words}
+      ${lexemes})`;
 }
 
 /** On `e`: the event comes after `after` in start order (no condition without it). */

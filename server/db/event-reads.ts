@@ -5,10 +5,10 @@ import { inAiSearch } from "./ai-search-rule.ts";
 import { cfpStatus, lentCfp } from "./cfp-rule.ts";
 import {
   afterPosition,
+  canonicalMeets,
   conditionsBesidesFrom,
   type EventFilters,
   filterConditions,
-  shownCollapsed,
 } from "./event-filters.ts";
 import { deadlinePositionOf, inDeadlineOrder } from "./deadline-order.ts";
 import { soonestMatches, type StartPosition } from "./soonest-matches.ts";
@@ -31,9 +31,14 @@ export type ListOrder = typeof LIST_ORDERS[number];
 
 /**
  * The selected columns of a stored event, from `events e` joined to its last key `k`. With
- * `lendCfp` (listings and search), an event without a CFP shows its group's (cfp_from says whose).
+ * `lendCfp` (listings and search), an event without a CFP shows its group's (cfp_from says whose);
+ * with `hiddenWhen`, `grouped.hidden` says whether it hides behind its group's canonical listing
+ * under those filters (shownCollapsed).
  */
-export function eventColumns(sql: Sql, options: { lendCfp?: boolean } = {}): Fragment {
+export function eventColumns(
+  sql: Sql,
+  options: { lendCfp?: boolean; hiddenWhen?: Omit<EventFilters, "q"> } = {},
+): Fragment {
   return sql`
     e.id, e.external_id, e.platform, e.source_url, e.title, e.description, e.starts_at,
     e.ends_at, e.timezone, e.venue_name, e.city, e.country, e.latitude, e.longitude,
@@ -41,20 +46,44 @@ export function eventColumns(sql: Sql, options: { lendCfp?: boolean } = {}): Fra
     e.event_type, e.categories, e.tags, e.topics, e.organiser_name, e.organiser_url,
     e.cover_image_url, e.attendee_count, e.capacity, e.cfp_url, e.cfp_opens_at, e.cfp_closes_at,
     ${cfpStatus(sql, sql`now()`)} AS cfp_status, e.created_at, e.updated_at,
-    ${inAiSearch(sql)} AS in_ai_search, ${duplicatesOf(sql)} AS duplicates,
-    ${options.lendCfp ? lentCfp(sql) : sql`NULL::json`} AS cfp_lent`;
+    ${inAiSearch(sql)} AS in_ai_search, ${groupOf(sql, options)} AS grouped`;
 }
 
-/** On `e`: the other listings of its group, as JSON (`[]` when it is in none). */
-function duplicatesOf(sql: Sql): Fragment {
-  return sql`coalesce((
-    SELECT json_agg(json_build_object('id', o.id, 'platform', o.platform,
-                                      'source_url', o.source_url, 'title', o.title)
-                    ORDER BY om.canonical DESC, o.created_at, o.id)
-    FROM event_group_members m
-    JOIN event_group_members om ON om.group_id = m.group_id AND om.event_id <> m.event_id
-    JOIN events o ON o.id = om.event_id
-    WHERE m.event_id = e.id), '[]'::json)`;
+/**
+ * On `e`: what its duplicate group adds to it, as JSON (GroupFacts), null when it is in none.
+ * One lookup of its membership serves all three facts: most events are in no group, and for them
+ * that lookup in a unique index is the whole cost, with or without lending and collapse.
+ */
+function groupOf(
+  sql: Sql,
+  o: { lendCfp?: boolean; hiddenWhen?: Omit<EventFilters, "q"> },
+): Fragment {
+  const hidden = o.hiddenWhen
+    ? sql`NOT m.canonical AND ${
+      canonicalMeets(sql, o.hiddenWhen, { group: sql`m.group_id`, member: sql`m.event_id` })
+    }`
+    : sql`false`;
+  return sql`(
+    SELECT json_build_object(
+      'duplicates', coalesce((
+        SELECT json_agg(json_build_object('id', o.id, 'platform', o.platform,
+                                          'source_url', o.source_url, 'title', o.title)
+                        ORDER BY om.canonical DESC, o.created_at, o.id)
+        FROM event_group_members om JOIN events o ON o.id = om.event_id
+        WHERE om.group_id = m.group_id AND om.event_id <> m.event_id), '[]'::json),
+      'cfp_lent', ${o.lendCfp ? lentCfp(sql, sql`m.group_id`) : sql`NULL::json`},
+      'hidden', ${hidden})
+    FROM event_group_members m WHERE m.event_id = e.id)`;
+}
+
+/** What an event's duplicate group adds to it (groupOf). */
+interface GroupFacts {
+  /** The group's other listings. */
+  duplicates: StoredEvent["duplicates"];
+  /** A group member's CFP shown on a listing without one (see lentCfp). */
+  cfp_lent: LentCfp | null;
+  /** Hidden behind the group's canonical listing (only asked with `hiddenWhen`). */
+  hidden: boolean;
 }
 
 type EventRow =
@@ -67,6 +96,7 @@ type EventRow =
     | "created_at"
     | "updated_at"
     | "cfp_from"
+    | "duplicates"
   >
   & {
     starts_at: Date;
@@ -75,10 +105,9 @@ type EventRow =
     cfp_closes_at: Date | null;
     created_at: Date;
     updated_at: Date;
-    cfp_lent?: LentCfp | null;
+    grouped: GroupFacts | null;
   };
 
-/** A group member's CFP shown on a listing without one (see lentCfp). */
 interface LentCfp {
   id: string;
   platform: StoredEvent["platform"];
@@ -89,19 +118,8 @@ interface LentCfp {
 }
 
 /** Turns a selected row into the API's Event shape. */
-export function toStoredEvent({ cfp_lent: lent, ...row }: EventRow): StoredEvent {
-  const instant = (v: string | null) => (v === null ? null : new Date(v).toISOString());
-  if (lent) {
-    return {
-      ...toStoredEvent(row),
-      cfp_url: lent.cfp_url,
-      cfp_opens_at: instant(lent.cfp_opens_at),
-      cfp_closes_at: instant(lent.cfp_closes_at),
-      cfp_status: lent.cfp_status,
-      cfp_from: { id: lent.id, platform: lent.platform },
-    };
-  }
-  return {
+export function toStoredEvent({ grouped, ...row }: EventRow): StoredEvent {
+  const event: StoredEvent = {
     ...row,
     starts_at: row.starts_at.toISOString(),
     ends_at: row.ends_at?.toISOString() ?? null,
@@ -109,7 +127,19 @@ export function toStoredEvent({ cfp_lent: lent, ...row }: EventRow): StoredEvent
     cfp_closes_at: row.cfp_closes_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    duplicates: grouped?.duplicates ?? [],
     cfp_from: null,
+  };
+  const lent = grouped?.cfp_lent;
+  if (!lent) return event;
+  const instant = (v: string | null) => (v === null ? null : new Date(v).toISOString());
+  return {
+    ...event,
+    cfp_url: lent.cfp_url,
+    cfp_opens_at: instant(lent.cfp_opens_at),
+    cfp_closes_at: instant(lent.cfp_closes_at),
+    cfp_status: lent.cfp_status,
+    cfp_from: { id: lent.id, platform: lent.platform },
   };
 }
 
@@ -281,11 +311,13 @@ async function eventRowsInOrder(
   o: { lendCfp: boolean; hiddenWhen?: Omit<EventFilters, "q"> },
 ): Promise<(EventRow & { hidden: boolean })[]> {
   if (ids.length === 0) return [];
-  const hidden = o.hiddenWhen ? sql`NOT ${shownCollapsed(sql, o.hiddenWhen)}` : sql`false`;
-  const rows = await sql<(EventRow & { hidden: boolean })[]>`
-    SELECT ${eventColumns(sql, { lendCfp: o.lendCfp })}, ${hidden} AS hidden
+  const rows = await sql<EventRow[]>`
+    SELECT ${eventColumns(sql, o)}
     FROM events e JOIN api_keys k ON k.id = e.last_key_id
     WHERE e.id = ANY(${ids}::uuid[])`;
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [{ ...row, hidden: row.grouped?.hidden ?? false }] : [];
+  });
 }
