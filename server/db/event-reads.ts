@@ -108,6 +108,7 @@ type EventRow =
     grouped: GroupFacts | null;
   };
 
+/** The CFP of another listing of the group, as lentCfp reads it. */
 interface LentCfp {
   id: string;
   platform: StoredEvent["platform"];
