@@ -290,7 +290,7 @@ async function shownMatches(
       lendCfp: collapse,
       hiddenWhen,
     });
-    for (const { hidden, ...row } of rows) if (!hidden && shown.length < o.limit) shown.push(row);
+    for (const row of rows) if (!row.grouped?.hidden && shown.length < o.limit) shown.push(row);
     // Fewer than asked for: the tier has no more.
     if (found.length < count) break;
     const last = found.at(-1)!;
@@ -303,22 +303,19 @@ async function shownMatches(
 
 /**
  * The events with these ids, in the order given (an event deleted meanwhile is left out). With
- * `hiddenWhen`, each says whether it is hidden behind its group's canonical listing under those
- * filters (shownCollapsed).
+ * `hiddenWhen`, `grouped.hidden` says whether each is hidden behind its group's canonical listing
+ * under those filters (shownCollapsed).
  */
 async function eventRowsInOrder(
   sql: Sql,
   ids: string[],
   o: { lendCfp: boolean; hiddenWhen?: Omit<EventFilters, "q"> },
-): Promise<(EventRow & { hidden: boolean })[]> {
+): Promise<EventRow[]> {
   if (ids.length === 0) return [];
   const rows = await sql<EventRow[]>`
     SELECT ${eventColumns(sql, o)}
     FROM events e JOIN api_keys k ON k.id = e.last_key_id
     WHERE e.id = ANY(${ids}::uuid[])`;
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [{ ...row, hidden: row.grouped?.hidden ?? false }] : [];
-  });
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
