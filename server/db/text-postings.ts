@@ -5,12 +5,11 @@
 import type { Fragment, Sql } from "postgres";
 
 /**
- * Where a lexeme's postings stand after a stretch: how many are read from the first (`reached`),
- * the impact of the first (0: none) and of the next one not read (0: none is left).
+ * Where a lexeme's postings stand after a stretch: how many are read from the first (`reached`)
+ * and the impact of the next one not read (0: none is left).
  */
 export interface PostingsBound {
   reached: number;
-  top: number;
   cutoff: number;
 }
 
@@ -32,7 +31,6 @@ export async function postingsBounds(
 ): Promise<Map<string, PostingsBound>> {
   const rows = await sql<({ lexeme: string } & PostingsBound)[]>`
     SELECT l.lexeme, r.reached,
-      coalesce((${inOrder(sql, sql`x.impact`)} LIMIT 1), 0) AS top,
       coalesce((${inOrder(sql, sql`x.impact`)} OFFSET r.reached LIMIT 1), 0) AS cutoff
     FROM ${stretchList(sql, stretches)},
       LATERAL (SELECT l.first + count(*)::int AS reached FROM (${
