@@ -53,8 +53,13 @@ export async function hiddenOf(
   const rows = await sql<{ id: string }[]>`
     SELECT e.id FROM event_group_members m JOIN events e ON e.id = m.event_id
     WHERE m.event_id = ANY(${o.ids}::uuid[]) AND NOT m.canonical
-      AND NOT ${shownCollapsed(sql, { ...o.filters, collapseLexemes: o.lexemes })}`;
+      AND ${hides(sql, o)}`;
   return new Set(rows.map((r) => r.id));
+}
+
+/** On `e` (its id only): the event is hidden behind its group's shown listing (hiddenOf). */
+function hides(sql: Sql, o: { lexemes: string[]; filters: Omit<EventFilters, "q"> }): Fragment {
+  return sql`NOT ${shownCollapsed(sql, { ...o.filters, collapseLexemes: o.lexemes })}`;
 }
 
 /** How the events of a query score (text-bm25.ts): its words, their idfs and the mean length. */
@@ -64,9 +69,13 @@ export interface TextScoring {
   meanLength: number;
 }
 
-/** The best events holding words of a query, and how many hold them in all. */
+/**
+ * The best events holding words of a query, and how many hold them in all. Where the filters
+ * collapse duplicate groups, each event says whether it is hidden (hiddenOf): a page of them
+ * then needs no statement more.
+ */
 export interface BestHolders {
-  events: EventLexemes[];
+  events: (EventLexemes & { hidden?: boolean })[];
   held: number;
 }
 
@@ -102,19 +111,23 @@ export async function bestHolders(
     // independent ("machine & learning": 11,000 expected, 14,000 held, 2,000 if independent).
     if (await plannedRows(sql, where) > o.most) return null;
   }
-  // OFFSET 0 keeps the frequencies computed once per event, not again in the score.
-  const rows = await plannedWithValues(sql<(EventLexemes & { held: number })[]>`
-    SELECT h.id, h.starts_at, h.length, h.tfs, count(*) OVER ()::int AS held
-    FROM (
-      SELECT e.id, e.starts_at, length(e.search_vector) AS length,
-        ${tfsOf(sql, o.lexemes)} AS tfs
-      FROM events e
-      WHERE ${where}
-      ${o.most === undefined ? sql`` : sql`LIMIT ${2 * o.most + 1}`}
-      OFFSET 0
-    ) AS h
-    ORDER BY ${scoreInSql(sql, o.scoring, o.lexemes)} DESC, h.starts_at, h.id
-    LIMIT ${o.top}`);
+  // OFFSET 0 keeps the frequencies computed once per event, not again in the score. Whether an
+  // event is hidden is asked of the best only, outside (in any order: the caller ranks them).
+  const hidden = o.filters.collapse === false ? sql`` : sql`, ${hides(sql, o)} AS hidden`;
+  const rows = await plannedWithValues(sql<(BestHolders["events"][number] & { held: number })[]>`
+    SELECT e.*${hidden} FROM (
+      SELECT h.id, h.starts_at, h.length, h.tfs, count(*) OVER ()::int AS held
+      FROM (
+        SELECT e.id, e.starts_at, length(e.search_vector) AS length,
+          ${tfsOf(sql, o.lexemes)} AS tfs
+        FROM events e
+        WHERE ${where}
+        ${o.most === undefined ? sql`` : sql`LIMIT ${2 * o.most + 1}`}
+        OFFSET 0
+      ) AS h
+      ORDER BY ${scoreInSql(sql, o.scoring, o.lexemes)} DESC, h.starts_at, h.id
+      LIMIT ${o.top}
+    ) AS e`);
   const all = rows[0]?.held ?? 0;
   if (o.most !== undefined && all > 2 * o.most) return null;
   return { events: rows.map(({ held: _, ...event }) => event), held: all };

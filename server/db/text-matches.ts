@@ -104,6 +104,7 @@ export async function textMatches(
     for (let top = ways.holdersRead ?? limit * 2 + 8;; top *= 4) {
       const best = await bestHolders(sql, { lexemes, filters, scoring, top, every, most });
       if (best === null) return null;
+      for (const e of best.events) if (e.hidden !== undefined) hidden.set(e.id, e.hidden);
       const page = await pageOf(rank(best.events));
       if (page.length >= limit || best.held <= top) return page;
     }
