@@ -66,7 +66,7 @@ const FIRST_READ = 64;
 /** Filters the planner expects to keep at most this many events are scored whole. */
 const FEW_KEPT = 4_000;
 /** A round reads at most this many times the postings of its word read so far. */
-const GROWTH_AT_ONCE = 8;
+const GROWTH_AT_ONCE = 4;
 
 /** How the page is found (not what it is): the defaults are what search uses. */
 export interface TextMatchWays {
@@ -205,9 +205,8 @@ export async function textMatches(
    * Twice as many as read so far; or, where the word is one lexeme and the page is full, down to
    * the impact below which the bound falls under the page's last score (`floor`), at most
    * GROWTH_AT_ONCE times as many: the rounds doubling towards it would read the same postings,
-   * each round costing a few statements (the page's last score may rise meanwhile, which a round
-   * too large does not use: "testing in production" read 2,700 events in one round, 1,050 in
-   * rounds of four times).
+   * each round costing a few statements (but the page's last score may rise meanwhile, which a
+   * round too large does not use: docs/decisions.md).
    */
   function toGrow(floor: number): PostingsStretch[] {
     let grown = -1;
