@@ -350,4 +350,35 @@ for (const kind of testBackends()) {
       await db.close();
     }
   });
+
+  // Words that weigh alike are scored as a conjunction first (server/db/text-matches.ts); that
+  // page must not stand when an event holding one word strongly outscores the events holding both.
+  Deno.test(`[${kind}] one word held strongly outranks both words held weakly`, async () => {
+    const db = await openTestDatabase(kind);
+    try {
+      const filler = Array.from({ length: 40 }, (_, i) => `filler${i}word`).join(" ");
+      const writer = await insertWriterKey(db.sql, "alike");
+      const event = (id: string, title: string, description: string, day: number) =>
+        EventInput.parse(sampleEvent(day, {
+          external_id: id,
+          title,
+          description,
+          starts_at: new Date(Date.now() + (day + 1) * 86_400_000).toISOString(),
+        }));
+      await upsertEvents(db.sql, writer, [
+        ...Array.from(
+          { length: 25 },
+          (_, i) => event(`both-${i}`, "Evening", `${filler} tracing kernel`, i),
+        ),
+        ...Array.from({ length: 30 }, (_, i) => event(`other-${i}`, "Quiz night", "Pizza.", i)),
+        event("tracing", "Tracing, tracing and more tracing", "Spans.", 40),
+        event("kernel", "Kernel, kernel and more kernel", "Modules.", 41),
+      ]);
+      const page = await ranked(db.sql, "tracing kernel");
+      assert.deepEqual(page.slice(0, 2).sort(), ["kernel", "tracing"]);
+      assert.equal(page.length, 20);
+    } finally {
+      await db.close();
+    }
+  });
 }
