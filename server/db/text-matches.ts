@@ -135,8 +135,8 @@ export async function textMatches(
   // would take rounds to say so. Their best holders are scored at once; the page stands when its
   // last score requires every word, and the rounds below find it otherwise.
   const weighed = terms.words.filter((_, i) => idfs[i] > 0);
-  const least = Math.min(...best.filter((_, i) => idfs[i] > 0));
-  if (weighed.length > 1 && least * 2 * weighed.length >= total) {
+  const weakest = Math.min(...best.filter((_, i) => idfs[i] > 0));
+  if (weighed.length > 1 && weakest * 2 * weighed.length >= total) {
     [requiredTried, allowedTried] = [weighed.length, few];
     const page = await holdersPage(weighed, few);
     if (page !== null && requiredWords(lastScore(page, limit)).length === weighed.length) {

@@ -31,7 +31,8 @@ export async function postingsBounds(
 ): Promise<Map<string, PostingsBound>> {
   const rows = await sql<({ lexeme: string } & PostingsBound)[]>`
     SELECT l.lexeme, r.reached,
-      coalesce((${inOrder(sql, sql`x.impact`)} OFFSET r.reached LIMIT 1), 0) AS cutoff
+      coalesce((${inOrder(sql, sql`x.impact`, sql`l.lexeme`)} OFFSET r.reached LIMIT 1), 0)
+        AS cutoff
     FROM ${stretchList(sql, stretches)},
       LATERAL (SELECT l.first + count(*)::int AS reached FROM (${
     inStretch(sql, sql`x.impact`)
@@ -58,13 +59,18 @@ function stretchList(sql: Sql, stretches: PostingsStretch[]): Fragment {
       ${stretches.map((s) => s.least)}::float8[]) AS l (lexeme, first, last, least)`;
 }
 
-/** A lexeme's postings (of `l.lexeme`), best first, as the order index keeps them. */
-function inOrder(sql: Sql, column: Fragment): Fragment {
-  return sql`SELECT ${column} FROM event_text_postings x WHERE x.lexeme = l.lexeme
+/** The impact of the lexeme `lexeme`'s best posting, or null when no event holds it. */
+export function bestImpact(sql: Sql, lexeme: Fragment): Fragment {
+  return sql`(${inOrder(sql, sql`x.impact`, lexeme)} LIMIT 1)`;
+}
+
+/** A lexeme's postings (of `lexeme`), best first, as the order index keeps them. */
+function inOrder(sql: Sql, column: Fragment, lexeme: Fragment): Fragment {
+  return sql`SELECT ${column} FROM event_text_postings x WHERE x.lexeme = ${lexeme}
     ORDER BY x.impact DESC, x.event_id`;
 }
 
 /** The postings of the stretch `l` (from `l.first` up to `l.last`), best first. */
 function inStretch(sql: Sql, columns: Fragment): Fragment {
-  return sql`${inOrder(sql, columns)} OFFSET l.first LIMIT l.last - l.first`;
+  return sql`${inOrder(sql, columns, sql`l.lexeme`)} OFFSET l.first LIMIT l.last - l.first`;
 }

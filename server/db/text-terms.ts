@@ -7,6 +7,7 @@
  * after a push ranks with them.
  */
 import type { Sql } from "postgres";
+import { bestImpact } from "./text-postings.ts";
 
 /** A word of the query: it occurs where all its parts occur, or one of its whole spellings. */
 export interface TextWord {
@@ -51,14 +52,10 @@ export async function textTermsOf(sql: Sql, query: string): Promise<TextTerms> {
     SELECT
       (SELECT coalesce(json_agg(json_build_object('parts', w.parts, 'wholes', w.wholes)
                                 ORDER BY w.n), '[]') FROM w) AS words,
-      (SELECT coalesce(json_object_agg(d.lexeme,
-                         json_build_object('docs', d.docs, 'top', coalesce(p.impact, 0))), '{}')
+      (SELECT coalesce(json_object_agg(d.lexeme, json_build_object('docs', d.docs,
+                         'top', coalesce(${bestImpact(sql, sql`d.lexeme`)}, 0))), '{}')
        FROM text_lexeme_docs(ARRAY(SELECT DISTINCT l FROM w, unnest(w.parts || w.wholes) AS l))
-         AS d
-       LEFT JOIN LATERAL (
-         SELECT x.impact FROM event_text_postings x WHERE x.lexeme = d.lexeme
-         ORDER BY x.impact DESC, x.event_id LIMIT 1
-       ) AS p ON true) AS lexemes,
+         AS d) AS lexemes,
       t.docs AS events, t.lengths
     FROM text_corpus_totals() AS t`;
   const events = Number(row.events);
