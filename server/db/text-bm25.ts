@@ -31,10 +31,19 @@ export function wordFrequency<L>(word: { parts: L[]; wholes: L[] }, tf: (lexeme:
   return sum;
 }
 
+/**
+ * A word's document frequency: its rarest part's plus its whole spellings'. Exact for a word of
+ * one lexeme; otherwise at least the events holding it.
+ */
+export function wordDocs(word: TextWord, terms: Pick<TextTerms, "docs">): number {
+  const docs = (l: string) => terms.docs.get(l) ?? 0;
+  const parts = word.parts.length === 0 ? 0 : Math.min(...word.parts.map(docs));
+  return parts + word.wholes.reduce((s, w) => s + docs(w), 0);
+}
+
 /** A word's inverse document frequency; 0 for a word no event holds. */
 export function wordIdf(word: TextWord, terms: Pick<TextTerms, "docs" | "events">): number {
-  const docs = (l: string) => terms.docs.get(l) ?? 0;
-  const df = Math.min(...word.parts.map(docs)) + word.wholes.reduce((s, w) => s + docs(w), 0);
+  const df = wordDocs(word, terms);
   if (df === 0) return 0;
   const n = Math.max(terms.events, df);
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));

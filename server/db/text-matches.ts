@@ -34,6 +34,7 @@ import {
   factorBound,
   scoreOf,
   unheldIdf,
+  wordDocs,
   wordFrequency,
   wordIdf,
 } from "./text-bm25.ts";
@@ -99,8 +100,20 @@ export async function textMatches(
   const pageOf = (ranking: TextMatch[]) =>
     shownFirst(ranking, limit, hidden, (ids) => hiddenOf(sql, { ids, lexemes, filters }));
   const scoring = { words: terms.words, idfs, meanLength: terms.meanLength };
-  // The page of the best holders, read again for more while hidden events leave it short.
+  const keepsAll = keepsEveryEvent(filters);
+  // More events than `most` hold every word of `every`, as the statistics say without a look at
+  // the events: where one word of one lexeme is required and the filters keep every event.
+  const tooMany = (every: TextWord[], most: number) =>
+    keepsAll && every.length === 1 && every[0].parts.length + every[0].wholes.length === 1 &&
+    wordDocs(every[0], terms) > most;
+  // The page of the best holders, read again for more while hidden events leave it short; null
+  // when more than `most` events hold every word of `every`.
   const holdersPage = async (every?: TextWord[], most?: number) => {
+    if (every !== undefined && most !== undefined) {
+      if (tooMany(every, most)) return null;
+      // No word held by more than `most`: no estimate of the conjunction is needed.
+      if (Math.min(...every.map((w) => wordDocs(w, terms))) <= most) most = undefined;
+    }
     for (let top = ways.holdersRead ?? limit * 2 + 8;; top *= 4) {
       const best = await bestHolders(sql, { lexemes, filters, scoring, top, every, most });
       if (best === null) return null;
@@ -180,6 +193,11 @@ export async function textMatches(
     const tryAgain = (required: number) =>
       required > requiredTried || (required > 0 && allowed >= 2 * allowedTried);
     let every = requiredWords(last);
+    // The words the page requires are among these: if they are one word too many events hold,
+    // so are they, and the page need not be found to say so.
+    if (tryAgain(every.length) && tooMany(every, allowed)) {
+      [requiredTried, allowedTried] = [every.length, allowed];
+    }
     if (tryAgain(every.length) && page === null) {
       every = requiredWords(lastScore(await pageOf(ranking), limit));
     }
@@ -284,9 +302,14 @@ async function keepsFew(
   filters: Omit<EventFilters, "q">,
   few: number,
 ): Promise<boolean> {
-  const { collapse: _, ...rest } = filters;
-  if (Object.values(rest).every((v) => v === undefined)) return false;
+  if (keepsEveryEvent(filters)) return false;
   return await estimatedEvents(sql, filters) <= few;
+}
+
+/** Whether the filters keep every event (collapsing duplicate groups aside). */
+function keepsEveryEvent(filters: Omit<EventFilters, "q">): boolean {
+  const { collapse: _, ...rest } = filters;
+  return Object.values(rest).every((v) => v === undefined);
 }
 
 /** Events holding a word, best first: by score, then start, then id. */
