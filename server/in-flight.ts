@@ -1,7 +1,8 @@
 /**
  * Requests of one kind in flight, from their arrival to their answer, for background work that
- * gives way to them. The embedded database runs one statement at a time, so background work
- * there would otherwise hold up what a visitor or a contributor waits for:
+ * gives way to them. The embedded database runs one statement at a time, and on either database
+ * the server runs its JavaScript on one thread, so background work would otherwise hold up what a
+ * visitor or a contributor waits for:
  * - saved-search matching waits for a pause in the pushes (server/alerts/percolator.ts);
  * - federation's publisher starts a transaction once no request has been in flight for a moment,
  *   or once it has waited long enough (server/federation/publisher.ts, server/serve.ts).

@@ -82,8 +82,10 @@ export async function openService(config: Config): Promise<OpenedService> {
         origin: config.publicUrl,
         allowPrivateAddress: config.federation.allowPrivateAddress,
         settled: () => duplicates.settled(),
-        // One session: a transaction of the publisher holds up every read that comes meanwhile.
-        turn: db.poolSize === 1 ? () => backgroundTurn(requests) : undefined,
+        // Reads first, on both databases: on the embedded one, one session, a transaction of the
+        // publisher holds up every read that comes meanwhile; on PostgreSQL its work shares the
+        // server's one JavaScript thread and the machine's cores with them.
+        turn: () => backgroundTurn(requests),
       })
       : undefined;
     if (federation) stops.push(() => federation.stop());
@@ -145,8 +147,9 @@ export async function startService(config: Config): Promise<RunningService> {
 }
 
 /**
- * When background work on the embedded database, one session, may take it: once no request has
- * been in flight for BACKGROUND_IDLE_MS (a client's requests one after another leave gaps of a
+ * When background work that would hold up requests may go (the embedded database's upkeep,
+ * federation's publisher on either database): once no request has been in flight for
+ * BACKGROUND_IDLE_MS (a client's requests one after another leave gaps of a
  * millisecond), or BACKGROUND_WAIT_MS after asking at the latest.
  */
 function backgroundTurn(requests: InFlight): Promise<void> {
