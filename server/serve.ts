@@ -149,8 +149,8 @@ export async function startService(config: Config): Promise<RunningService> {
 /**
  * When background work that would hold up requests may go (the embedded database's upkeep,
  * federation's publisher on either database): once no request has been in flight for
- * BACKGROUND_IDLE_MS (a client's requests one after another leave gaps of a
- * millisecond), or BACKGROUND_WAIT_MS after asking at the latest.
+ * BACKGROUND_IDLE_MS (a client's requests one after another leave gaps of a millisecond), or
+ * BACKGROUND_WAIT_MS after asking at the latest.
  */
 function backgroundTurn(requests: InFlight): Promise<void> {
   return requests.quiet(BACKGROUND_WAIT_MS, BACKGROUND_IDLE_MS);
