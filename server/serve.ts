@@ -82,9 +82,9 @@ export async function openService(config: Config): Promise<OpenedService> {
         origin: config.publicUrl,
         allowPrivateAddress: config.federation.allowPrivateAddress,
         settled: () => duplicates.settled(),
-        // Reads first, on both databases: on the embedded one, one session, a transaction of the
-        // publisher holds up every read that comes meanwhile; on PostgreSQL its work shares the
-        // server's one JavaScript thread and the machine's cores with them.
+        // Requests first, on both databases: on the embedded one, one session, a transaction of
+        // the publisher holds up every request that comes meanwhile; on PostgreSQL its work shares
+        // the server's one JavaScript thread and the machine's cores with them.
         turn: () => backgroundTurn(requests),
       })
       : undefined;

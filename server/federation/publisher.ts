@@ -20,8 +20,8 @@ export interface PublisherOptions {
   /** Resolves once the duplicates of every batch committed so far are detected. */
   settled?: () => Promise<void>;
   /**
-   * Resolves when a transaction or a batch of sending may start: on the embedded database, once
-   * no request has been in flight for a moment (server/serve.ts, backgroundTurn).
+   * Resolves when a transaction or a batch of sending may start: in the service, once no request
+   * has been in flight for a moment (server/serve.ts, backgroundTurn).
    */
   turn?: () => Promise<void>;
   /** How often to look for changes other servers (or missed wakes) left. */

@@ -1,6 +1,6 @@
 /**
- * The publisher starts a transaction only when its turn comes (on the embedded database: no
- * request in flight, server/serve.ts), and looks at a backlog in several short transactions.
+ * The publisher starts a transaction only when its turn comes (in the service: no request in
+ * flight, server/serve.ts), and looks at a backlog in several short transactions.
  */
 import assert from "node:assert/strict";
 import { EventInput } from "../../shared/event-schema.ts";
