@@ -24,19 +24,36 @@ export interface EventLexemes {
 }
 
 /**
- * The events of the postings stretches within the filters, with the frequencies of `lexemes`:
- * the postings are read where the events are, so their ids never travel to the server and back
- * (thousands of ids sent as a parameter cost more than reading their events).
+ * The best `top` events of the postings stretches within the filters by BM25F, best first (score,
+ * start, id), with the frequencies of `lexemes`; one more when the stretches hold more, so that the
+ * caller knows. The postings are read where the events are, so their ids never travel to the
+ * server and back (thousands of ids sent as a parameter cost more than reading their events), and
+ * the database scores them: a round's thousand events cost the client more to receive than the
+ * server to score, and only the best can make the page (the best `top` of all the rounds are among
+ * each round's best `top`).
  */
-export async function frequenciesOf(
+export async function bestOfStretches(
   sql: Sql,
-  o: { stretches: PostingsStretch[]; lexemes: string[]; filters: Omit<EventFilters, "q"> },
+  o: {
+    stretches: PostingsStretch[];
+    lexemes: string[];
+    filters: Omit<EventFilters, "q">;
+    scoring: TextScoring;
+    top: number;
+  },
 ): Promise<EventLexemes[]> {
   if (o.stretches.length === 0) return [];
+  // OFFSET 0 keeps the frequencies computed once per event, not again in the score.
   return await sql<EventLexemes[]>`
-    SELECT e.id, e.starts_at, length(e.search_vector) AS length, ${tfsOf(sql, o.lexemes)} AS tfs
-    FROM (${stretchesEvents(sql, o.stretches)}) AS i JOIN events e ON e.id = i.event_id
-    WHERE ${filterConditions(sql, { ...o.filters, collapse: false })}`;
+    SELECT h.id, h.starts_at, h.length, h.tfs FROM (
+      SELECT e.id, e.starts_at, length(e.search_vector) AS length,
+        ${tfsOf(sql, o.lexemes)} AS tfs
+      FROM (${stretchesEvents(sql, o.stretches)}) AS i JOIN events e ON e.id = i.event_id
+      WHERE ${filterConditions(sql, { ...o.filters, collapse: false })}
+      OFFSET 0
+    ) AS h
+    ORDER BY ${scoreInSql(sql, o.scoring, o.lexemes)} DESC, h.starts_at, h.id
+    LIMIT ${o.top + 1}`;
 }
 
 /**

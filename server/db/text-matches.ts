@@ -7,8 +7,9 @@
  * read the best postings of each of the query's lexemes, score their events exactly, and stop when
  * the page's last score beats what any event outside those postings could score (the postings not
  * read bound each word's factor); otherwise read twice as many of the word whose unread postings
- * could add the most. Filters that keep few events are scored whole instead: every event they
- * keep that holds a word.
+ * could add the most. The database scores each round's events and sends its best only (a round
+ * of a common word's flat postings is a thousand events, which cost more to send than to score).
+ * Filters that keep few events are scored whole instead: every event they keep that holds a word.
  *
  * Where the words weigh alike (each can add about as much as the others), the events holding
  * them all are scored whole first (bestHolders), and that page stands when its last score is
@@ -38,7 +39,7 @@ import {
   wordFrequency,
   wordIdf,
 } from "./text-bm25.ts";
-import { bestHolders, type EventLexemes, frequenciesOf, hiddenOf } from "./text-frequencies.ts";
+import { bestHolders, bestOfStretches, type EventLexemes, hiddenOf } from "./text-frequencies.ts";
 import { type PostingsBound, postingsBounds, type PostingsStretch } from "./text-postings.ts";
 import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
 
@@ -160,21 +161,49 @@ export async function textMatches(
   // Scoring a holder costs about what reading a posting's event does: the holders are scored,
   // and the search ends, once the rounds have cost about as much as that (flat postings of common
   // words at 1,000,000 events otherwise took ten rounds, 1.4 s).
+
+  // Each round's best `kept` events, scored by the database (the best `kept` of all the rounds
+  // are among them), and whether a round held more: the ranking is then exact for its first
+  // `kept` events only.
   const scored = new Map<string, EventLexemes>();
+  let kept = limit * 2 + 8;
+  let cut = false;
+  const keep = (found: EventLexemes[]) => {
+    if (found.length > kept) cut = true;
+    for (const e of found.slice(0, kept)) if (!scored.has(e.id)) scored.set(e.id, e);
+  };
   const first = ways.firstRead ?? Math.max(FIRST_READ, limit * 4);
   // Where each lexeme's postings stand after the rounds so far.
   const read = new Map<string, PostingsBound>();
+  // The page of the rounds so far: where hidden events leave it short of the exact prefix, every
+  // posting read is scored again for four times as many.
+  const roundsPage = async () => {
+    for (;;) {
+      const ranking = rank(scored.values());
+      const page = await pageOf(cut ? ranking.slice(0, kept) : ranking);
+      if (page.length >= limit || !cut) return page;
+      [kept, cut] = [kept * 4, false];
+      scored.clear();
+      const stretches = [...read].map(([lexeme, r]) => ({
+        lexeme,
+        from: 0,
+        to: r.reached,
+        least: 0,
+      }));
+      keep(await bestOfStretches(sql, { stretches, lexemes, filters, scoring, top: kept }));
+    }
+  };
   const firstRound = lexemes.map((lexeme) => ({ lexeme, from: 0, to: first, least: 0 }));
   let floor = 0;
   for (let stretches = firstRound; stretches.length > 0; stretches = toGrow(floor)) {
     const [bounds, found] = await Promise.all([
       postingsBounds(sql, stretches),
-      frequenciesOf(sql, { stretches, lexemes, filters }),
+      bestOfStretches(sql, { stretches, lexemes, filters, scoring, top: kept }),
     ]);
     for (const [l, b] of bounds) read.set(l, b);
-    for (const e of found) if (!scored.has(e.id)) scored.set(e.id, e);
+    keep(found);
     const ranking = rank(scored.values());
-    if ([...read.values()].every((r) => r.cutoff === 0)) return await pageOf(ranking);
+    if ([...read.values()].every((r) => r.cutoff === 0)) return await roundsPage();
     // The last score before collapse is at least the page's (hidden events only move later ones
     // up): which events are hidden is asked only when that score would end the search or require
     // more words than tried, never in a round that goes on anyway. The next round may then read
@@ -183,7 +212,7 @@ export async function textMatches(
     let page: TextMatch[] | null = null;
     let last = lastScore(ranking, limit);
     if (last > outside) {
-      page = await pageOf(ranking);
+      page = await roundsPage();
       last = lastScore(page, limit);
       if (last > outside) return page;
     }
@@ -199,7 +228,7 @@ export async function textMatches(
       [requiredTried, allowedTried] = [every.length, allowed];
     }
     if (tryAgain(every.length) && page === null) {
-      every = requiredWords(lastScore(await pageOf(ranking), limit));
+      every = requiredWords(lastScore(await roundsPage(), limit));
     }
     if (tryAgain(every.length)) {
       [requiredTried, allowedTried] = [every.length, allowed];
@@ -207,7 +236,7 @@ export async function textMatches(
       if (page !== null) return page;
     }
   }
-  return await pageOf(rank(scored.values()));
+  return await roundsPage();
 
   function cutoff(l: string): number {
     return read.get(l)?.cutoff ?? 0;
