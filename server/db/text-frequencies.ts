@@ -97,12 +97,24 @@ export interface BestHolders {
 }
 
 /**
+ * How many events within the filters the planner expects to hold every word of `every` (a word
+ * held where all its parts are, or one of its whole spellings). It estimates a conjunction of words
+ * from their statistics together, not as if independent ("machine & learning": 11,000 expected,
+ * 14,000 held, 2,000 if independent), and expects no fewer when a word is dropped.
+ */
+export async function plannedHolders(
+  sql: Sql,
+  o: { every: TextWord[]; filters: Omit<EventFilters, "q"> },
+): Promise<number> {
+  return await plannedRows(sql, holding(sql, o));
+}
+
+/**
  * The best `top` events by BM25F within the filters holding one of `lexemes`, or every word of
- * `every` when given (a word held where all its parts are, or one of its whole spellings), with
- * the frequencies of `lexemes`, best first (score, start, id). The database scores them: a few
- * thousand holders' frequencies cost the client more to receive than the server to compute.
- * With `most`, null when the planner expects more than that many such events or more than twice
- * as many are found.
+ * `every` when given, with the frequencies of `lexemes`, best first (score, start, id). The
+ * database scores them: a few thousand holders' frequencies cost the client more to receive than
+ * the server to compute. With `most`, null when more than twice as many such events are found
+ * (the caller asks plannedHolders first).
  */
 export async function bestHolders(
   sql: Sql,
@@ -116,18 +128,7 @@ export async function bestHolders(
   },
 ): Promise<BestHolders | null> {
   if (o.lexemes.length === 0) return { events: [], held: 0 };
-  const held = o.every === undefined
-    ? o.lexemes.map(lexemeQuery).join(" | ")
-    : o.every.map((w) =>
-      `(${[w.parts.map(lexemeQuery).join(" & "), ...w.wholes.map(lexemeQuery)].join(" | ")})`
-    ).join(" & ");
-  const where = sql`e.search_vector @@ ${held}::tsquery
-    AND ${filterConditions(sql, { ...o.filters, collapse: false })}`;
-  if (o.most !== undefined) {
-    // The planner estimates a conjunction of words from their statistics together, not as if
-    // independent ("machine & learning": 11,000 expected, 14,000 held, 2,000 if independent).
-    if (await plannedRows(sql, where) > o.most) return null;
-  }
+  const where = holding(sql, o);
   // OFFSET 0 keeps the frequencies computed once per event, not again in the score. Whether an
   // event is hidden is asked of the best only, outside (in any order: the caller ranks them).
   const hidden = o.filters.collapse === false ? sql`` : sql`, ${hides(sql, o)} AS hidden`;
@@ -183,6 +184,22 @@ function scoreInSql(sql: Sql, scoring: TextScoring, lexemes: string[]): Fragment
       scoring.idfs[i]
     }::float8 * ${factor} ELSE 0::float8 END)`;
   }, sql`0::float8`);
+}
+
+/**
+ * On `e`: within the filters, and holding every word of `every`, or (without it) one of `lexemes`.
+ */
+function holding(
+  sql: Sql,
+  o: { lexemes?: string[]; every?: TextWord[]; filters: Omit<EventFilters, "q"> },
+): Fragment {
+  const held = o.every === undefined
+    ? (o.lexemes ?? []).map(lexemeQuery).join(" | ")
+    : o.every.map((w) =>
+      `(${[w.parts.map(lexemeQuery).join(" & "), ...w.wholes.map(lexemeQuery)].join(" | ")})`
+    ).join(" & ");
+  return sql`e.search_vector @@ ${held}::tsquery
+    AND ${filterConditions(sql, { ...o.filters, collapse: false })}`;
 }
 
 /** A lexeme as a tsquery of that lexeme alone. */

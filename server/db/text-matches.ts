@@ -39,7 +39,13 @@ import {
   wordFrequency,
   wordIdf,
 } from "./text-bm25.ts";
-import { bestHolders, bestOfStretches, type EventLexemes, hiddenOf } from "./text-frequencies.ts";
+import {
+  bestHolders,
+  bestOfStretches,
+  type EventLexemes,
+  hiddenOf,
+  plannedHolders,
+} from "./text-frequencies.ts";
 import { type PostingsBound, postingsBounds, type PostingsStretch } from "./text-postings.ts";
 import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
 
@@ -107,12 +113,20 @@ export async function textMatches(
   const tooMany = (every: TextWord[], most: number) =>
     keepsAll && every.length === 1 && every[0].parts.length + every[0].wholes.length === 1 &&
     wordDocs(every[0], terms) > most;
+  // Whether more than `most` events hold every word of `every`, as the statistics or the planner
+  // expect. Where no word is held by more, none can be: no estimate is asked.
+  const expectsTooMany = async (every: TextWord[], most: number) => {
+    if (tooMany(every, most)) return true;
+    if (Math.min(...every.map((w) => wordDocs(w, terms))) <= most) return false;
+    return await plannedHolders(sql, { every, filters }) > most;
+  };
   // The page of the best holders, read again for more while hidden events leave it short; null
-  // when more than `most` events hold every word of `every`.
-  const holdersPage = async (every?: TextWord[], most?: number) => {
+  // when more than `most` events hold every word of `every` (`expected`: as expectsTooMany has
+  // already said they do not).
+  const holdersPage = async (every?: TextWord[], most?: number, expected = false) => {
     if (every !== undefined && most !== undefined) {
-      if (tooMany(every, most)) return null;
-      // No word held by more than `most`: no estimate of the conjunction is needed.
+      if (!expected && await expectsTooMany(every, most)) return null;
+      // No word held by more than `most`: no more hold them all, and none need be counted.
       if (Math.min(...every.map((w) => wordDocs(w, terms))) <= most) most = undefined;
     }
     for (let top = ways.holdersRead ?? limit * 2 + 8;; top *= 4) {
@@ -222,17 +236,23 @@ export async function textMatches(
     const tryAgain = (required: number) =>
       required > requiredTried || (required > 0 && allowed >= 2 * allowedTried);
     let every = requiredWords(last);
-    // The words the page requires are among these: if they are one word too many events hold,
-    // so are they, and the page need not be found to say so.
-    if (tryAgain(every.length) && tooMany(every, allowed)) {
-      [requiredTried, allowedTried] = [every.length, allowed];
-    }
-    if (tryAgain(every.length) && page === null) {
-      every = requiredWords(lastScore(await roundsPage(), limit));
+    if (!tryAgain(every.length)) continue;
+    // The words the page requires (hidden events skipped) are among these, and fewer words are
+    // held by no fewer events: where too many are expected to hold these, so they are of the
+    // page's, and the page need not be found to say so.
+    let expected = false;
+    if (page === null) {
+      if (await expectsTooMany(every, allowed)) {
+        [requiredTried, allowedTried] = [every.length, allowed];
+        continue;
+      }
+      const shown = requiredWords(lastScore(await roundsPage(), limit));
+      expected = shown.length === every.length;
+      every = shown;
     }
     if (tryAgain(every.length)) {
       [requiredTried, allowedTried] = [every.length, allowed];
-      const page = await holdersPage(every, allowed);
+      const page = await holdersPage(every, allowed, expected);
       if (page !== null) return page;
     }
   }
