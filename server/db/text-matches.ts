@@ -113,11 +113,14 @@ export async function textMatches(
   const tooMany = (every: TextWord[], most: number) =>
     keepsAll && every.length === 1 && every[0].parts.length + every[0].wholes.length === 1 &&
     wordDocs(every[0], terms) > most;
+  // Some word of `every` is held by at most `most` events: no more hold them all.
+  const someHeldByFew = (every: TextWord[], most: number) =>
+    Math.min(...every.map((w) => wordDocs(w, terms))) <= most;
   // Whether more than `most` events hold every word of `every`, as the statistics or the planner
-  // expect. Where no word is held by more, none can be: no estimate is asked.
+  // expect (no estimate is asked where some word is held by fewer).
   const expectsTooMany = async (every: TextWord[], most: number) => {
     if (tooMany(every, most)) return true;
-    if (Math.min(...every.map((w) => wordDocs(w, terms))) <= most) return false;
+    if (someHeldByFew(every, most)) return false;
     return await plannedHolders(sql, { every, filters }) > most;
   };
   // The page of the best holders, read again for more while hidden events leave it short; null
@@ -126,8 +129,8 @@ export async function textMatches(
   const holdersPage = async (every?: TextWord[], most?: number, expected = false) => {
     if (every !== undefined && most !== undefined) {
       if (!expected && await expectsTooMany(every, most)) return null;
-      // No word held by more than `most`: no more hold them all, and none need be counted.
-      if (Math.min(...every.map((w) => wordDocs(w, terms))) <= most) most = undefined;
+      // No more than `most` hold them all: none need be counted.
+      if (someHeldByFew(every, most)) most = undefined;
     }
     for (let top = ways.holdersRead ?? limit * 2 + 8;; top *= 4) {
       const best = await bestHolders(sql, { lexemes, filters, scoring, top, every, most });
