@@ -45,9 +45,8 @@ export async function bestOfStretches(
   if (o.stretches.length === 0) return [];
   // OFFSET 0 keeps the frequencies computed once per event, not again in the score.
   return await sql<EventLexemes[]>`
-    SELECT h.id, h.starts_at, h.length, h.tfs FROM (
-      SELECT e.id, e.starts_at, length(e.search_vector) AS length,
-        ${tfsOf(sql, o.lexemes)} AS tfs
+    SELECT h.id, h.starts_at, h.length, ${tfsArray(sql, o.lexemes, "h")} AS tfs FROM (
+      SELECT ${scoredColumns(sql, o)}
       FROM (${stretchesEvents(sql, o.stretches)}) AS i JOIN events e ON e.id = i.event_id
       WHERE ${filterConditions(sql, { ...o.filters, collapse: false })}
       OFFSET 0
@@ -87,13 +86,14 @@ export interface TextScoring {
 }
 
 /**
- * The best events holding words of a query, and how many hold them in all. Where the filters
+ * The best events holding words of a query, and whether more hold them. Where the filters
  * collapse duplicate groups, each event says whether it is hidden (hiddenOf): a page of them
  * then needs no statement more.
  */
 export interface BestHolders {
   events: (EventLexemes & { hidden?: boolean })[];
-  held: number;
+  /** More events than these hold them. */
+  more: boolean;
 }
 
 /**
@@ -127,63 +127,85 @@ export async function bestHolders(
     most?: number;
   },
 ): Promise<BestHolders | null> {
-  if (o.lexemes.length === 0) return { events: [], held: 0 };
+  if (o.lexemes.length === 0) return { events: [], more: false };
   const where = holding(sql, o);
   // OFFSET 0 keeps the frequencies computed once per event, not again in the score. Whether an
   // event is hidden is asked of the best only, outside (in any order: the caller ranks them).
   const hidden = o.filters.collapse === false ? sql`` : sql`, ${hides(sql, o)} AS hidden`;
-  const rows = await plannedWithValues(sql<(BestHolders["events"][number] & { held: number })[]>`
-    SELECT e.*${hidden} FROM (
-      SELECT h.id, h.starts_at, h.length, h.tfs, count(*) OVER ()::int AS held
-      FROM (
-        SELECT e.id, e.starts_at, length(e.search_vector) AS length,
-          ${tfsOf(sql, o.lexemes)} AS tfs
-        FROM events e
-        WHERE ${where}
-        ${o.most === undefined ? sql`` : sql`LIMIT ${2 * o.most + 1}`}
-        OFFSET 0
+  const holders = sql`SELECT ${scoredColumns(sql, o)} FROM events e WHERE ${where}`;
+  const score = scoreInSql(sql, o.scoring, o.lexemes);
+  // With `most`, the holder found after twice as many (2 most + 1 in the order read, numbered
+  // as they stream: a count over them all would keep every holder until the last) is sorted
+  // first, and says that too many hold them.
+  const best = o.most === undefined
+    ? sql`SELECT h.*, false AS over FROM (${holders} OFFSET 0) AS h
+      ORDER BY ${score} DESC, h.starts_at, h.id`
+    : sql`SELECT h.*, h.n > ${2 * o.most} AS over FROM (
+        SELECT h.*, row_number() OVER () AS n
+        FROM (${holders} LIMIT ${2 * o.most + 1} OFFSET 0) AS h
       ) AS h
-      ORDER BY ${scoreInSql(sql, o.scoring, o.lexemes)} DESC, h.starts_at, h.id
-      LIMIT ${o.top}
-    ) AS e`);
-  const all = rows[0]?.held ?? 0;
-  if (o.most !== undefined && all > 2 * o.most) return null;
-  return { events: rows.map(({ held: _, ...event }) => event), held: all };
+      ORDER BY h.n > ${2 * o.most} DESC, ${score} DESC, h.starts_at, h.id`;
+  const rows = await plannedWithValues(sql<(BestHolders["events"][number] & { over: boolean })[]>`
+    SELECT e.id, e.starts_at, e.length, ${tfsArray(sql, o.lexemes, "e")} AS tfs, e.over${hidden}
+    FROM (${best} LIMIT ${o.top + 1}) AS e`);
+  if (rows[0]?.over) return null;
+  return {
+    events: rows.slice(0, o.top).map(({ over: _, ...event }) => event),
+    more: rows.length > o.top,
+  };
 }
 
 /**
- * BM25F of the row `h` (text-bm25.ts's scoreOf, the same operations in the same order, so that
- * the database and the ranking agree to the bit): per word of a non-zero idf that the event
- * holds, idf x tf (k1 + 1) / (tf + k1 (1 - b + b len / mean)), summed in the words' order.
+ * BM25F of the row `h` of scoredColumns (text-bm25.ts's scoreOf, the same operations in the same
+ * order, so that the database and the ranking agree to the bit): per word of a non-zero idf,
+ * idf x tf (k1 + 1) / (tf + norm), summed in the words' order. A word the event lacks adds
+ * idf x 0 / norm, which is 0 (norm is positive): scoreOf skips it, and x + 0 is x.
  */
 function scoreInSql(sql: Sql, scoring: TextScoring, lexemes: string[]): Fragment {
   const tf = (l: string) => {
     const at = lexemes.indexOf(l);
-    return at < 0 ? sql`0::float8` : sql`h.tfs[${at + 1}::int]`;
+    return at < 0 ? sql`0::float8` : sql`h.${sql(`t${at + 1}`)}`;
   };
-  const constants = {
-    k1: K1,
-    k1Plus1: K1 + 1,
-    oneMinusB: 1 - B,
-    b: B,
-    mean: Math.max(scoring.meanLength, 1),
-  };
-  const c = (name: keyof typeof constants) => sql`${constants[name]}::float8`;
   return scoring.words.reduce((score, word, i) => {
     if (scoring.idfs[i] === 0) return score;
     const parts = word.parts.length === 0
       ? sql`0::float8`
+      : word.parts.length === 1
+      ? tf(word.parts[0])
       : sql`LEAST(${
         word.parts.slice(1).reduce((list, l) => sql`${list}, ${tf(l)}`, tf(word.parts[0]))
       })`;
     const frequency = word.wholes.reduce((sum, l) => sql`(${sum} + ${tf(l)})`, parts);
-    const factor = sql`(${frequency} * ${c("k1Plus1")} / (${frequency} + ${c("k1")} * (${
-      c("oneMinusB")
-    } + ${c("b")} * h.length / ${c("mean")})))`;
-    return sql`(${score} + CASE WHEN ${frequency} > 0 THEN ${
-      scoring.idfs[i]
-    }::float8 * ${factor} ELSE 0::float8 END)`;
+    return sql`(${score} + ${scoring.idfs[i]}::float8 * (${frequency} * ${
+      K1 + 1
+    }::float8 / (${frequency} + h.norm)))`;
   }, sql`0::float8`);
+}
+
+/**
+ * On `e`, what its score needs: id, starts_at, length, each lexeme's weighted frequency (t1, t2,
+ * ... in the order of `lexemes`) and BM25's length norm, k1 (1 - b + b len / mean), which every
+ * word's factor shares. Columns, not an array: a subscript per use cost the database more than
+ * the rest of the arithmetic.
+ */
+function scoredColumns(sql: Sql, o: { lexemes: string[]; scoring: TextScoring }): Fragment {
+  const mean = Math.max(o.scoring.meanLength, 1);
+  const norm = sql`${K1}::float8 * (${
+    1 - B
+  }::float8 + ${B}::float8 * length(e.search_vector) / ${mean}::float8)`;
+  return o.lexemes.reduce(
+    (columns, l, i) => sql`${columns}, ${tfOf(sql, l)} AS ${sql(`t${i + 1}`)}`,
+    sql`e.id, e.starts_at, length(e.search_vector) AS length, ${norm} AS norm`,
+  );
+}
+
+/** The frequencies of scoredColumns' row `row` as an array, in the order of `lexemes`. */
+function tfsArray(sql: Sql, lexemes: string[], row: "e" | "h"): Fragment {
+  if (lexemes.length === 0) return sql`'{}'::float8[]`;
+  const column = (i: number) => sql`${sql(row)}.${sql(`t${i + 1}`)}`;
+  return sql`ARRAY[${
+    lexemes.slice(1).reduce((list, _, i) => sql`${list}, ${column(i + 1)}`, column(0))
+  }]`;
 }
 
 /**
@@ -207,14 +229,11 @@ function lexemeQuery(lexeme: string): string {
   return `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 }
 
-function tfsOf(sql: Sql, lexemes: string[]): Fragment {
+/** The weighted frequency of `lexeme` in `e` (event_text_tf). */
+function tfOf(sql: Sql, lexeme: string): Fragment {
   // Weights {D, C, B, A} at half event_text_tf's (ts_rank_cd takes none above 1): description and
   // place 1, labels 1.5, title 2.
-  const tf = (l: string) =>
-    sql`2 * ts_rank_cd('{0.5,0.5,0.75,1}'::float4[], e.search_vector, ${
-      lexemeQuery(l)
-    }::tsquery, 0)::float8`;
-  return lexemes.length === 0
-    ? sql`'{}'::float8[]`
-    : sql`ARRAY[${lexemes.slice(1).reduce((list, l) => sql`${list}, ${tf(l)}`, tf(lexemes[0]))}]`;
+  return sql`2 * ts_rank_cd('{0.5,0.5,0.75,1}'::float4[], e.search_vector, ${
+    lexemeQuery(lexeme)
+  }::tsquery, 0)::float8`;
 }

@@ -137,7 +137,7 @@ export async function textMatches(
       if (best === null) return null;
       for (const e of best.events) if (e.hidden !== undefined) hidden.set(e.id, e.hidden);
       const page = await pageOf(rank(best.events));
-      if (page.length >= limit || best.held <= top) return page;
+      if (page.length >= limit || !best.more) return page;
     }
   };
   const few = ways.fewKept ?? FEW_KEPT;
