@@ -164,7 +164,7 @@ export async function bestHolders(
 function scoreInSql(sql: Sql, scoring: TextScoring, lexemes: string[]): Fragment {
   const tf = (l: string) => {
     const at = lexemes.indexOf(l);
-    return at < 0 ? sql`0::float8` : sql`h.${sql(`t${at + 1}`)}`;
+    return at < 0 ? sql`0::float8` : sql`h.${sql(tfColumn(at))}`;
   };
   return scoring.words.reduce((score, word, i) => {
     if (scoring.idfs[i] === 0) return score;
@@ -172,9 +172,7 @@ function scoreInSql(sql: Sql, scoring: TextScoring, lexemes: string[]): Fragment
       ? sql`0::float8`
       : word.parts.length === 1
       ? tf(word.parts[0])
-      : sql`LEAST(${
-        word.parts.slice(1).reduce((list, l) => sql`${list}, ${tf(l)}`, tf(word.parts[0]))
-      })`;
+      : sql`LEAST(${listed(sql, word.parts.map(tf))})`;
     const frequency = word.wholes.reduce((sum, l) => sql`(${sum} + ${tf(l)})`, parts);
     return sql`(${score} + ${scoring.idfs[i]}::float8 * (${frequency} * ${
       K1 + 1
@@ -194,7 +192,7 @@ function scoredColumns(sql: Sql, o: { lexemes: string[]; scoring: TextScoring })
     1 - B
   }::float8 + ${B}::float8 * length(e.search_vector) / ${mean}::float8)`;
   return o.lexemes.reduce(
-    (columns, l, i) => sql`${columns}, ${tfOf(sql, l)} AS ${sql(`t${i + 1}`)}`,
+    (columns, l, i) => sql`${columns}, ${tfOf(sql, l)} AS ${sql(tfColumn(i))}`,
     sql`e.id, e.starts_at, length(e.search_vector) AS length, ${norm} AS norm`,
   );
 }
@@ -202,10 +200,17 @@ function scoredColumns(sql: Sql, o: { lexemes: string[]; scoring: TextScoring })
 /** The frequencies of scoredColumns' row `row` as an array, in the order of `lexemes`. */
 function tfsArray(sql: Sql, lexemes: string[], row: "e" | "h"): Fragment {
   if (lexemes.length === 0) return sql`'{}'::float8[]`;
-  const column = (i: number) => sql`${sql(row)}.${sql(`t${i + 1}`)}`;
-  return sql`ARRAY[${
-    lexemes.slice(1).reduce((list, _, i) => sql`${list}, ${column(i + 1)}`, column(0))
-  }]`;
+  return sql`ARRAY[${listed(sql, lexemes.map((_, i) => sql`${sql(row)}.${sql(tfColumn(i))}`))}]`;
+}
+
+/** The name of scoredColumns' column of the frequency of the `i`-th lexeme (0-based). */
+function tfColumn(i: number): string {
+  return `t${i + 1}`;
+}
+
+/** The fragments (at least one) separated by commas. */
+function listed(sql: Sql, fragments: Fragment[]): Fragment {
+  return fragments.slice(1).reduce((list, f) => sql`${list}, ${f}`, fragments[0]);
 }
 
 /**
