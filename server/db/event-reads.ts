@@ -11,6 +11,7 @@ import {
   filterConditions,
 } from "./event-filters.ts";
 import { deadlinePositionOf, inDeadlineOrder } from "./deadline-order.ts";
+import { estimatedHiddenShare } from "./filter-estimate.ts";
 import { soonestMatches, type StartPosition } from "./soonest-matches.ts";
 import { inStartOrder, notOverAt } from "./start-order.ts";
 import { textQueryOf } from "./text-query.ts";
@@ -270,10 +271,11 @@ async function listTier(
 /**
  * The soonest `limit` events of one text-match tier after `after` that show (EventFilters
  * .collapse). The tier's matches are found as with collapse=false and whole events fetched for as
- * many as the page needs, the same statement saying which of them are hidden; only when some are
- * does it ask for more, after the last one fetched. So collapse costs no statement of its own
- * and probes only the events fetched: asked of every match in the walk or the index, it cost the
- * listing 24% at p50 and 91% at p95 at 100,000 events with no group at all (docs/decisions.md).
+ * many as the page needs and room for the hidden ones it is likely to meet, the same statement
+ * saying which of them are hidden; only when more are does it ask for more, after the last one
+ * fetched. So collapse costs no statement of its own and probes only the events fetched: asked of
+ * every match in the walk or the index, it cost the listing 24% at p50 and 91% at p95 at 100,000
+ * events with no group at all (docs/decisions.md).
  */
 async function shownMatches(
   sql: Sql,
@@ -284,7 +286,10 @@ async function shownMatches(
   const hiddenWhen = collapse ? { ...filters, collapseMatch: o.match } : undefined;
   const shown: EventRow[] = [];
   let after: StartPosition | undefined = o.after;
-  for (let count = o.limit; shown.length < o.limit;) {
+  // Room for the hidden events the first fetch is likely to meet (three times as many as the
+  // share of hidden listings says: a second round is a walk and a fetch more).
+  const room = collapse ? Math.ceil(o.limit * 3 * await estimatedHiddenShare(sql)) : 0;
+  for (let count = o.limit + room; shown.length < o.limit;) {
     const found = await soonestMatches(sql, { match: o.match, filters, count, after });
     const rows = await eventRowsInOrder(sql, found.map((m) => m.id), {
       lendCfp: collapse,

@@ -39,6 +39,30 @@ export async function estimatedEvents(
   return rows;
 }
 
+/**
+ * The planner's estimate of the share of events (0-1) that collapse can hide: the listings of a
+ * duplicate group other than its canonical one. Remembered as estimates are: readers size a
+ * first fetch by it, so that a page rarely needs a second round for its hidden events.
+ */
+export async function estimatedHiddenShare(sql: Sql): Promise<number> {
+  let known = remembered.get(sql);
+  if (!known) remembered.set(sql, known = new Map());
+  const hit = known.get(HIDDEN_KEY);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.rows;
+  const [row] = await plannedWithValues(sql<{ members: number; events: number }[]>`
+    SELECT (SELECT reltuples FROM pg_class WHERE oid = 'event_group_members_hidden_idx'::regclass)
+             AS members,
+           (SELECT reltuples FROM pg_class WHERE oid = 'events'::regclass) AS events`);
+  // -1: never counted (a table not yet vacuumed or analysed).
+  const share = row.members > 0 && row.events > 0 ? Math.min(1, row.members / row.events) : 0;
+  if (known.size >= MAX_REMEMBERED) known.clear();
+  known.set(HIDDEN_KEY, { rows: share, at: Date.now() });
+  return share;
+}
+
+/** estimatedHiddenShare's entry among the remembered estimates (no filter set is a string). */
+const HIDDEN_KEY = "hidden share";
+
 /** The planner's estimate of the events meeting `condition` (on `e`), planned for its values. */
 export async function plannedRows(sql: Sql, condition: Fragment): Promise<number> {
   // Planned for the values, as the readers that use the estimate are.
