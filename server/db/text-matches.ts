@@ -46,7 +46,12 @@ import {
   hiddenOf,
   plannedHolders,
 } from "./text-frequencies.ts";
-import { type PostingsBound, postingsBounds, type PostingsStretch } from "./text-postings.ts";
+import {
+  postingsAtLeast,
+  type PostingsBound,
+  postingsBounds,
+  type PostingsStretch,
+} from "./text-postings.ts";
 import { type TextTerms, textTermsOf, type TextWord } from "./text-terms.ts";
 
 /** An event of a ranking, by id, with its score there. */
@@ -73,8 +78,13 @@ export interface TextMatch extends Match {
 const FIRST_READ = 64;
 /** Filters the planner expects to keep at most this many events are scored whole. */
 const FEW_KEPT = 4_000;
-/** A round reads at most this many times the postings of its word read so far. */
+/** A round reads at most this many times the postings of its word read so far, */
 const GROWTH_AT_ONCE = 4;
+/**
+ * or every posting left above the impact that closes the bound, where no more than this many are
+ * left (a round of that many events costs about what two rounds of statements do).
+ */
+const AT_ONCE = 2_048;
 
 /** How the page is found (not what it is): the defaults are what search uses. */
 export interface TextMatchWays {
@@ -84,6 +94,8 @@ export interface TextMatchWays {
   fewKept?: number;
   /** Events the database sends first where it scores holders whole (then four times as many). */
   holdersRead?: number;
+  /** Postings left above the bound's impact that a round reads all at once, at most. */
+  atOnce?: number;
 }
 
 /** The best `limit` text matches of `query` within the filters, `score` being BM25F. */
@@ -212,7 +224,7 @@ export async function textMatches(
   };
   const firstRound = lexemes.map((lexeme) => ({ lexeme, from: 0, to: first, least: 0 }));
   let floor = 0;
-  for (let stretches = firstRound; stretches.length > 0; stretches = toGrow(floor)) {
+  for (let stretches = firstRound; stretches.length > 0; stretches = await toGrow(floor)) {
     const [bounds, found] = await Promise.all([
       postingsBounds(sql, stretches),
       bestOfStretches(sql, { stretches, lexemes, filters, scoring, top: kept }),
@@ -273,12 +285,13 @@ export async function textMatches(
    * The next round's postings: of the word whose unread postings could add the most (reading a
    * common word's flat list further lowers the bound little and brings many events to score).
    * Twice as many as read so far; or, where the word is one lexeme and the page is full, down to
-   * the impact below which the bound falls under the page's last score (`floor`), at most
+   * the impact below which the bound falls under the page's last score (`floor`): all of those at
+   * once where at most AT_ONCE are left (such a round closes the bound for that word), otherwise
    * GROWTH_AT_ONCE times as many: the rounds doubling towards it would read the same postings,
    * each round costing a few statements (but the page's last score may rise meanwhile, which a
    * round too large does not use: docs/decisions.md).
    */
-  function toGrow(floor: number): PostingsStretch[] {
+  async function toGrow(floor: number): Promise<PostingsStretch[]> {
     let grown = -1;
     let most = -1;
     terms.words.forEach((word, i) => {
@@ -299,7 +312,10 @@ export async function textMatches(
     const others = bound() - most;
     const least = leastImpact((floor - others) / idfs[grown], terms.meanLength, cutoff(lexeme));
     const from = read.get(lexeme)!.reached;
-    return [{ lexeme, from, to: from * GROWTH_AT_ONCE, least }];
+    const atOnce = ways.atOnce ?? AT_ONCE;
+    const above = await postingsAtLeast(sql, { lexeme, least, most: from + atOnce + 1 });
+    const to = above - from <= atOnce ? Math.max(above, from + 1) : from * GROWTH_AT_ONCE;
+    return [{ lexeme, from, to, least }];
   }
 }
 

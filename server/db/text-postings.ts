@@ -41,6 +41,22 @@ export async function postingsBounds(
 }
 
 /**
+ * How many of the lexeme's postings have an impact of `least` or more (a prefix of them, best
+ * first), counting no further than `most`.
+ */
+export async function postingsAtLeast(
+  sql: Sql,
+  o: { lexeme: string; least: number; most: number },
+): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM event_text_postings x WHERE x.lexeme = ${o.lexeme} AND x.impact >= ${o.least}::float8
+      LIMIT ${o.most}
+    ) AS s`;
+  return row.n;
+}
+
+/**
  * A sub-select of the events of the postings stretches, each once (`event_id`). Each stretch is
  * read in the index's order and skipped to by OFFSET, so no posting is read twice in a search.
  */

@@ -75,6 +75,7 @@ const caseArb = fc.record({
   firstRead: fc.integer({ min: 1, max: 8 }),
   fewKept: fc.constantFrom(0, 1_000_000),
   holdersRead: fc.integer({ min: 1, max: 4 }),
+  atOnce: fc.constantFrom(0, 2, 2_048),
 });
 
 const rareCaseArb = fc.record({
@@ -97,6 +98,7 @@ const rareCaseArb = fc.record({
   firstRead: fc.constant(1),
   fewKept: fc.constantFrom(0, 1_000_000),
   holdersRead: fc.integer({ min: 1, max: 4 }),
+  atOnce: fc.constantFrom(0, 2, 2_048),
 });
 
 interface Scored {
@@ -201,6 +203,7 @@ for (const kind of testBackends()) {
               firstRead: c.firstRead,
               fewKept: c.fewKept,
               holdersRead: c.holdersRead,
+              atOnce: c.atOnce,
             });
             const expected = await bruteForce(db.sql, { ...c, city: c.city });
             assert.deepEqual(page.map((m) => m.id), expected.map((m) => m.id));
