@@ -57,6 +57,12 @@ export interface EventFilters {
   updated_since?: Date;
 }
 
+/** Whether the filters keep every event (collapsing duplicate groups aside). */
+export function keepsEveryEvent(filters: Omit<EventFilters, "q">): boolean {
+  const { collapse: _, ...rest } = filters;
+  return Object.values(rest).every((v) => v === undefined);
+}
+
 /** The WHERE conditions shared by listing and searching. */
 export function filterConditions(sql: Sql, f: EventFilters): Fragment {
   return sql`${notOver(sql, notOverAt(sql, f.from))} AND ${conditionsBesidesFrom(sql, f)}`;
