@@ -95,12 +95,13 @@ async function bench(kind: DatabaseKind): Promise<void> {
     embeddingWorker: "external",
   }));
   try {
-    const loaded = values.reuse === undefined
-      ? await load(service.url, await writerKey(service.url, adminKey))
-      : 0;
+    const loading = values.reuse === undefined
+      ? `${SIZE.toLocaleString("en")} events pushed through the API in ${
+        (await load(service.url, await writerKey(service.url, adminKey)) / 1000).toFixed(0)
+      } s`
+      : "a database loaded before (--reuse)";
     console.log(
-      `\n${kind === "postgres" ? "PostgreSQL 15" : "PGlite"}, ${SIZE.toLocaleString("en")} ` +
-        `events pushed through the API in ${(loaded / 1000).toFixed(0)} s ` +
+      `\n${kind === "postgres" ? "PostgreSQL 15" : "PGlite"}, ${loading} ` +
         `(load average ${Deno.loadavg()[0].toFixed(1)})`,
     );
     await time(
