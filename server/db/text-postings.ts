@@ -50,7 +50,8 @@ export async function postingsAtLeast(
 ): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     SELECT count(*)::int AS n FROM (
-      SELECT 1 FROM event_text_postings x WHERE x.lexeme = ${o.lexeme} AND x.impact >= ${o.least}::float8
+      SELECT 1 FROM event_text_postings x
+      WHERE x.lexeme = ${o.lexeme} AND x.impact >= ${o.least}::float8
       LIMIT ${o.most}
     ) AS s`;
   return row.n;
