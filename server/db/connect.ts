@@ -1,15 +1,16 @@
 /**
  * Opens the database: a real PostgreSQL server when a URL is given, otherwise an embedded PGlite
- * served on a loopback socket, so that postgres.js is the one driver and there is one SQL path.
+ * that postgres.js speaks to in process (in-process-socket.ts), so that postgres.js is the one
+ * driver and there is one SQL path.
  */
 import postgres, { type Sql } from "postgres";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { ConfigError } from "../config.ts";
 import { connectFailureMessage } from "./connection-errors.ts";
 import { guardDatabaseDriver } from "./driver-guard.ts";
 import { GENERIC_PLANS_SETTING } from "./advisory-lock.ts";
+import { InProcessSocket } from "./in-process-socket.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -92,13 +93,15 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     lock.close();
     throw err;
   }
-  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0 });
-  await server.start();
   // PGlite is a single session: one connection keeps transactions from interleaving.
-  const sql = postgres(`postgres://postgres@${server.getServerConn()}/postgres`, {
+  const sql = postgres({
     ...DRIVER_OPTIONS,
+    user: "postgres",
+    database: "postgres",
     max: 1,
     prepare: true,
+    // Documented (the driver's README, "Custom socket") but missing from its types.
+    ...{ socket: () => new InProcessSocket(pglite) },
   });
   // Its locked work (detection, matching) runs on generic plans (advisory-lock.ts).
   await sql`SELECT set_config(${GENERIC_PLANS_SETTING}, 'on', false)`;
@@ -109,7 +112,6 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     snapshot: () => snapshotEmbedded(sql, pglite),
     close: async () => {
       await sql.end({ timeout: 5 });
-      await server.stop();
       await pglite.close();
       lock.close();
     },
