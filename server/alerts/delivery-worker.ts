@@ -3,7 +3,7 @@
  * (server/db/alert-deliveries.ts), sends them, records each outcome, and repeats until none is
  * due; then sleeps until woken in-process (a decision's commit) or until the poll, which also
  * finds retries come due and what a stopped server left.
- * No LISTEN/NOTIFY: the embedded database's socket does not carry it.
+ * No LISTEN/NOTIFY: the embedded database's connection does not carry it.
  */
 import type { Sql } from "postgres";
 import {

@@ -66,7 +66,7 @@ function providerFromSettings(settings: EmbeddingSettings): EmbeddingProvider {
 
 /**
  * On PostgreSQL, wakes this process's worker on every NOTIFY from another process. LISTEN does not
- * pass PGlite's socket, and an embedded database has one process anyway.
+ * reach a listener on PGlite (one session), and an embedded database has one process anyway.
  */
 async function listenForWork(
   db: Database,

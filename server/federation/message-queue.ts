@@ -1,8 +1,8 @@
 /**
  * Fedify's MessageQueue over our database (server/db/federation-queue.ts). No LISTEN/NOTIFY (the
- * embedded database's socket does not carry it): a listener polls, and an enqueue in this process
- * wakes it at once. Messages are leased while handled, so a crash hands them to the next worker;
- * messages of one ordering key go one at a time, in order.
+ * embedded database's connection does not carry it): a listener polls, and an enqueue in this
+ * process wakes it at once. Messages are leased while handled, so a crash hands them to the next
+ * worker; messages of one ordering key go one at a time, in order.
  */
 import type { Sql } from "postgres";
 import type {
