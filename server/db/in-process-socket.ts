@@ -123,6 +123,7 @@ export class InProcessSocket extends EventEmitter {
       await this.#pglite.runExclusive(async () => {
         if (!this.#pglite.isInTransaction()) return;
         await this.#pglite.execProtocolRawStream(simpleQuery("ROLLBACK"), { onRawData: () => {} });
+        // A PGlite closing meanwhile has no transaction left to roll back.
       }).catch(() => {});
     }
     this.emit("close", hadError);
@@ -140,7 +141,7 @@ function readInt32(bytes: Uint8Array, at: number): number {
 }
 
 /** A simple-query protocol message. */
-function simpleQuery(text: string): Uint8Array {
+export function simpleQuery(text: string): Uint8Array {
   const body = Buffer.from(`${text}\0`);
   const message = Buffer.alloc(5 + body.length);
   message.write("Q", 0);

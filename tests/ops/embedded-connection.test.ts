@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import postgres from "postgres";
 import { PGlite } from "@electric-sql/pglite";
-import { InProcessSocket } from "../../server/db/in-process-socket.ts";
+import { InProcessSocket, simpleQuery } from "../../server/db/in-process-socket.ts";
 
 function client(pglite: PGlite) {
   return postgres({
@@ -27,15 +27,6 @@ function startupMessage(): Buffer {
   message.writeInt32BE(message.length, 0);
   message.writeInt32BE(196608, 4);
   body.copy(message, 8);
-  return message;
-}
-
-function simpleQuery(text: string): Buffer {
-  const body = Buffer.from(`${text}\0`);
-  const message = Buffer.alloc(5 + body.length);
-  message.write("Q", 0);
-  message.writeInt32BE(4 + body.length, 1);
-  body.copy(message, 5);
   return message;
 }
 
