@@ -5,12 +5,13 @@
 import type { Fragment, Sql } from "postgres";
 
 /**
- * Where a lexeme's postings stand after a stretch: how many are read from the first (`reached`)
- * and the impact of the next one not read (0: none is left).
+ * Where a lexeme's postings stand after a stretch: how many are read from the first (`reached`),
+ * and the impact and event of the next one not read (`cutoff` 0 and no `next`: none is left).
  */
 export interface PostingsBound {
   reached: number;
   cutoff: number;
+  next: string | null;
 }
 
 /**
@@ -30,31 +31,48 @@ export async function postingsBounds(
   stretches: PostingsStretch[],
 ): Promise<Map<string, PostingsBound>> {
   const rows = await sql<({ lexeme: string } & PostingsBound)[]>`
-    SELECT l.lexeme, r.reached,
-      coalesce((${inOrder(sql, sql`x.impact`, sql`l.lexeme`)} OFFSET r.reached LIMIT 1), 0)
-        AS cutoff
-    FROM ${stretchList(sql, stretches)},
-      LATERAL (SELECT l.first + count(*)::int AS reached FROM (${
+    SELECT l.lexeme, r.reached, coalesce(n.impact, 0) AS cutoff, n.event_id AS next
+    FROM ${stretchList(sql, stretches)}
+    CROSS JOIN LATERAL (SELECT l.first + count(*)::int AS reached FROM (${
     inStretch(sql, sql`x.impact`)
-  }) AS s WHERE s.impact >= l.least) AS r`;
+  }) AS s WHERE s.impact >= l.least) AS r
+    LEFT JOIN LATERAL (${
+    inOrder(sql, sql`x.impact, x.event_id`, sql`l.lexeme`)
+  } OFFSET r.reached LIMIT 1) AS n ON true`;
   return new Map(rows.map(({ lexeme, ...bound }) => [lexeme, bound]));
 }
 
 /**
- * How many of the lexeme's postings have an impact of `least` or more (a prefix of them, best
- * first), counting no further than `most`.
+ * For each lexeme, how many of its postings not yet read (from `bound`'s next one on, best first)
+ * have an impact of `least` or more, counting no further than `most`; in the order given, in one
+ * statement. Only the postings counted are read: the index is entered at the next one.
  */
 export async function postingsAtLeast(
   sql: Sql,
-  o: { lexeme: string; least: number; most: number },
-): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM (
-      SELECT 1 FROM event_text_postings x
-      WHERE x.lexeme = ${o.lexeme} AND x.impact >= ${o.least}::float8
-      LIMIT ${o.most}
-    ) AS s`;
-  return row.n;
+  asked: { lexeme: string; bound: PostingsBound; least: number; most: number }[],
+): Promise<number[]> {
+  if (asked.length === 0) return [];
+  // The postings from the next one on, in the index's order (impact descending, then event):
+  // those of its impact from its event on, then those of lower impacts. The impact is compared
+  // as the real it is stored as (its shortest text, read back as a double, is another number).
+  const rows = await sql<{ n: number }[]>`
+    SELECT (SELECT count(*)::int FROM (
+      (SELECT 1 FROM event_text_postings x
+       WHERE x.lexeme = a.lexeme AND x.impact = a.cutoff AND x.event_id >= a.next
+         AND x.impact >= a.least
+       LIMIT a.most)
+      UNION ALL
+      (SELECT 1 FROM event_text_postings x
+       WHERE x.lexeme = a.lexeme AND x.impact < a.cutoff AND x.impact >= a.least
+       LIMIT a.most)
+      LIMIT a.most
+    ) AS s) AS n
+    FROM unnest(${asked.map((a) => a.lexeme)}::text[],
+      ${asked.map((a) => a.bound.cutoff)}::real[], ${asked.map((a) => a.bound.next)}::uuid[],
+      ${asked.map((a) => a.least)}::float8[], ${asked.map((a) => a.most)}::int[])
+      WITH ORDINALITY AS a (lexeme, cutoff, next, least, most, at)
+    ORDER BY a.at`;
+  return rows.map((r) => r.n);
 }
 
 /**
