@@ -347,7 +347,8 @@ export async function textMatches(
       if (reads < fewest) [best, fewest] = [stretches, reads];
     }
     if (best !== null) return best;
-    const { lexeme, bound: { reached }, least } = lowered(grown, need);
+    // The word alone (the first plan), GROWTH_AT_ONCE times as many as it read.
+    const [{ lexeme, bound: { reached }, least }] = plans[0];
     return [{ lexeme, from: reached, to: reached * GROWTH_AT_ONCE, least }];
   }
 }
