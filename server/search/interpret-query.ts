@@ -39,6 +39,12 @@ export interface Interpretation {
   q: string;
   filters: Omit<EventFilters, "q">;
   interpreted: Interpreted;
+  /**
+   * The words left name a kind of event only, no subject ("online events", "conferences in
+   * Paris"): a ranking of those words alone would hide every event that does not say "event" or
+   * "conference", so searches rank them first and list the others after them.
+   */
+  kindOnly: boolean;
 }
 
 /** What a reader works on: the words left, the filters so far, what was understood. */
@@ -93,7 +99,19 @@ export async function interpretQuery(
   const q = reading.words.join(" ");
   const { ranked, ...filtered } = reading.interpreted;
   const interpreted = ranked && Object.keys(ranked).length > 0 ? { ...filtered, ranked } : filtered;
-  return { q: q === "" ? request.q : q, filters: reading.filters, interpreted };
+  return {
+    q: q === "" ? request.q : q,
+    filters: reading.filters,
+    interpreted,
+    kindOnly: namesKindOnly(q),
+  };
+}
+
+/** Whether `q` names a kind of event ("meetups") and nothing else but linking words. */
+function namesKindOnly(q: string): boolean {
+  const words = q.toLowerCase().split(/\s+/).map(bareWord).filter((w) => w !== "");
+  return words.some((w) => EVENT_WORDS.test(w)) &&
+    words.every((w) => EVENT_WORDS.test(w) || LINKING_WORDS.has(w));
 }
 
 function bareWord(word: string): string {

@@ -5,7 +5,7 @@
 import type { Sql } from "postgres";
 import type { StoredEvent } from "../../shared/api-schemas.ts";
 import type { EventFilters } from "../db/event-filters.ts";
-import { getEventsByIds } from "../db/event-reads.ts";
+import { getEventsByIds, listEvents } from "../db/event-reads.ts";
 import { type Match, textMatches } from "../db/text-matches.ts";
 import { vectorMatches, type VectorQuery } from "../db/vector-matches.ts";
 
@@ -24,6 +24,24 @@ export async function rankByText(
 ): Promise<RankedEvent[]> {
   const matches = await textMatches(sql, query, filters, limit);
   return await withEvents(sql, matches.map(({ id, score }) => ({ id, score })));
+}
+
+/**
+ * A page of a ranking, then, where it holds fewer than `limit`, the other events within the
+ * filters, soonest first, at score 0 (they matched nothing the ranking scores).
+ */
+export async function thenSoonest(
+  sql: Sql,
+  ranked: RankedEvent[],
+  filters: Omit<EventFilters, "q">,
+  limit: number,
+): Promise<RankedEvent[]> {
+  if (ranked.length >= limit) return ranked;
+  const held = new Set(ranked.map((r) => r.event.id));
+  // As many more as the page may already hold: those are skipped.
+  const { events } = await listEvents(sql, filters, { limit: limit + ranked.length });
+  const others = events.filter((e) => !held.has(e.id)).slice(0, limit - ranked.length);
+  return [...ranked, ...others.map((event) => ({ event, score: 0 }))];
 }
 
 /** The vector ranking with whole events (see vectorMatches). */

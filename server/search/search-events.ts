@@ -14,7 +14,13 @@ import type { AiSearch } from "../embeddings/ai-search.ts";
 import { type FusedMatch, fuseHybrid, type FusionSettings } from "./hybrid-fusion.ts";
 import { type Interpreted, interpretQuery } from "./interpret-query.ts";
 import { readCfpWords } from "./cfp-words.ts";
-import { rankByText, rankByVector, type RankedEvent, withEvents } from "./ranked-events.ts";
+import {
+  rankByText,
+  rankByVector,
+  type RankedEvent,
+  thenSoonest,
+  withEvents,
+} from "./ranked-events.ts";
 
 export const SEARCH_MODES = ["text", "semantic", "hybrid"] as const;
 export type SearchMode = typeof SEARCH_MODES[number];
@@ -85,8 +91,8 @@ export async function searchEvents(
   // CFP words first, so that what is left is read for places and times as usual.
   const cfpWords = request.interpret === false ? null : readCfpWords(request.q, request.filters);
   const asked = cfpWords ?? request;
-  const { q, filters, interpreted } = request.interpret === false
-    ? { q: request.q, filters: request.filters, interpreted: {} }
+  const { q, filters, interpreted, kindOnly } = request.interpret === false
+    ? { q: request.q, filters: request.filters, interpreted: {}, kindOnly: false }
     : await interpretQuery(sql, {
       q: asked.q,
       filters: asked.filters,
@@ -97,10 +103,13 @@ export async function searchEvents(
   const { limit } = request;
   const notices: string[] = [];
   const vectorText = queryEmbeddingText(q, request.experiment?.queryText ?? QUERY_TEXT);
+  // Words that name a kind of event only rank the events within the filters, hiding none.
+  const textPage = async (hits: RankedEvent[]) =>
+    kindOnly ? await thenSoonest(sql, hits, filters, limit) : hits;
   const textOnly = async (why?: string) => {
     if (why) notices.push(`${why} These results are from text search.`);
     return {
-      hits: await rankByText(sql, q, filters, limit),
+      hits: await textPage(await rankByText(sql, q, filters, limit)),
       mode: "text" as const,
     };
   };
@@ -139,7 +148,7 @@ export async function searchEvents(
         sql,
         textRanking.slice(0, limit).map(({ id, score }) => ({ id, score })),
       );
-      return { hits: page, mode: "text" };
+      return { hits: await textPage(page), mode: "text" };
     }
     // Whole events for the page only: the rankings held ids.
     const fused = request.experiment?.fuse?.(textRanking, semantic) ??

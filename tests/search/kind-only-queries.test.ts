@@ -1,0 +1,83 @@
+/**
+ * A query whose words left after understanding name only a kind of event ("online events",
+ * "conferences in Paris") lists the events within what was understood: those holding the kind's
+ * word first, then the others, soonest first. Few events say "event" or "conference" in their text,
+ * and ranking by those words alone answered nothing.
+ */
+import assert from "node:assert/strict";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestApp } from "../../dev-support/test-server.ts";
+import { sampleEvent } from "../support/events.ts";
+import { type Json, search } from "./support.ts";
+
+/** [external id, title, city, online, days from now] */
+const EVENTS: [string, string, string | null, boolean, number][] = [
+  ["symfony", "SymfonyLive Paris", "Paris", false, 30],
+  ["apidays", "Apidays Paris", "Paris", false, 10],
+  ["api-conf", "Paris conference on APIs", "Paris", false, 50],
+  ["rust-berlin", "Rust meetup", "Berlin", false, 5],
+  ["xtreme", "XtremeJS Online", null, true, 20],
+  ["webinar", "Kubernetes webinar", null, true, 40],
+];
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] words that name a kind of event only hide no event`, async (t) => {
+    const server = await startTestApp(kind);
+    try {
+      const key = await createApiKey(server, { rate_limit_per_minute: 1000 });
+      await postBatch(server.url, key.key, {
+        events: EVENTS.map(([id, title, city, online, days], n) =>
+          sampleEvent(n, {
+            external_id: id,
+            title,
+            ...(city ? { city, country: city === "Paris" ? "France" : "Germany" } : {}),
+            is_virtual: online,
+            starts_at: new Date(Date.now() + days * 86_400_000).toISOString(),
+          })
+        ),
+      });
+      const find = async (q: string, more: Record<string, string> = {}) => {
+        const answer = await search(server, { q, mode: "text", ...more });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        return answer.body;
+      };
+      const idsOf = (body: Json) => body.data.map((h: Json) => h.event.external_id);
+
+      await t.step("a place: every event there, soonest first", async () => {
+        const paris = await find("events in Paris");
+        assert.deepEqual(paris.interpreted, { city: "Paris" });
+        assert.deepEqual(idsOf(paris), ["apidays", "symfony", "api-conf"]);
+        assert.ok(paris.data.every((h: Json) => h.score === 0), "no event holds the word");
+        assert.deepEqual(idsOf(await find("events in Paris", { limit: "2" })), [
+          "apidays",
+          "symfony",
+        ]);
+      });
+
+      await t.step("the events holding the kind's word come first", async () => {
+        const conferences = await find("conferences in Paris");
+        assert.deepEqual(idsOf(conferences), ["api-conf", "apidays", "symfony"]);
+        assert.ok(conferences.data[0].score > 0);
+        assert.deepEqual(conferences.data.slice(1).map((h: Json) => h.score), [0, 0]);
+      });
+
+      await t.step("a way of attending: every online event", async () => {
+        const online = await find("online events");
+        assert.deepEqual(online.interpreted, { attendance: "online" });
+        assert.deepEqual(idsOf(online), ["xtreme", "webinar"]);
+        assert.deepEqual(idsOf(await find("virtual events")), ["xtreme", "webinar"]);
+      });
+
+      await t.step("a subject still decides what matches", async () => {
+        assert.deepEqual(idsOf(await find("kubernetes events online")), ["webinar"]);
+        assert.deepEqual(idsOf(await find("rust events in Paris")), []);
+      });
+
+      await t.step("words read as written are matched as written", async () => {
+        assert.deepEqual(idsOf(await find("events", { interpret: "false" })), []);
+      });
+    } finally {
+      await server.close();
+    }
+  });
+}
