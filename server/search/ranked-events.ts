@@ -30,12 +30,12 @@ export async function rankByText(
  * A page of a ranking, then, where it holds fewer than `limit`, the other events within the
  * filters, soonest first, at score 0 (they matched nothing the ranking scores).
  */
-export async function thenSoonest(
+export async function thenSoonest<T extends RankedEvent>(
   sql: Sql,
-  ranked: RankedEvent[],
+  ranked: T[],
   filters: Omit<EventFilters, "q">,
   limit: number,
-): Promise<RankedEvent[]> {
+): Promise<(T | RankedEvent)[]> {
   if (ranked.length >= limit) return ranked;
   const held = new Set(ranked.map((r) => r.event.id));
   // As many more as the page may already hold: those are skipped.

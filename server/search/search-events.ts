@@ -67,6 +67,8 @@ export interface SearchResult {
   interpreted: Interpreted;
   /** The words searched for: the query without what `interpreted` took from it. */
   searched: string;
+  /** `searched` names only a kind of event ("events"): every event within the filters shows. */
+  kindOnly: boolean;
   /** Things the asker may need to know: a fallback to text and why. */
   notices: string[];
 }
@@ -103,8 +105,9 @@ export async function searchEvents(
   const { limit } = request;
   const notices: string[] = [];
   const vectorText = queryEmbeddingText(q, request.experiment?.queryText ?? QUERY_TEXT);
-  // Words that name a kind of event only rank the events within the filters, hiding none.
-  const textPage = async (hits: RankedEvent[]) =>
+  // Words that name a kind of event only rank the events within the filters, hiding none (in
+  // hybrid search too: its semantic half holds only the events in AI search).
+  const textPage = async (hits: SearchHit[]) =>
     kindOnly ? await thenSoonest(sql, hits, filters, limit) : hits;
   const textOnly = async (why?: string) => {
     if (why) notices.push(`${why} These results are from text search.`);
@@ -153,10 +156,10 @@ export async function searchEvents(
     // Whole events for the page only: the rankings held ids.
     const fused = request.experiment?.fuse?.(textRanking, semantic) ??
       fuseHybrid(textRanking, semantic, request.experiment?.fusion);
-    return { hits: await withEvents(sql, fused.slice(0, limit)), mode };
+    return { hits: await textPage(await withEvents(sql, fused.slice(0, limit))), mode };
   };
   const result = await answer();
-  return { ...result, interpreted, searched: q, notices };
+  return { ...result, interpreted, searched: q, kindOnly, notices };
 }
 
 /** The vector ranking of `text`, or the 503 error of vectorQueryOf. */

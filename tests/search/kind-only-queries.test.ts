@@ -66,11 +66,25 @@ for (const kind of testBackends()) {
         assert.deepEqual(online.interpreted, { attendance: "online" });
         assert.deepEqual(idsOf(online), ["xtreme", "webinar"]);
         assert.deepEqual(idsOf(await find("virtual events")), ["xtreme", "webinar"]);
+        // Hybrid (the default) too: its semantic half holds only events in AI search, and this
+        // key is not trusted.
+        const hybrid = await search(server, { q: "online events" });
+        assert.deepEqual(idsOf(hybrid.body), ["xtreme", "webinar"]);
       });
 
       await t.step("a subject still decides what matches", async () => {
         assert.deepEqual(idsOf(await find("kubernetes events online")), ["webinar"]);
         assert.deepEqual(idsOf(await find("rust events in Paris")), []);
+      });
+
+      await t.step("the site shows them, and 'everywhere' is every event", async () => {
+        const res = await server.fetch(`${server.url}/?q=${encodeURIComponent("online events")}`);
+        const html = await res.text();
+        assert.equal(res.status, 200);
+        assert.match(html, /XtremeJS Online/);
+        assert.match(html, /Kubernetes webinar/);
+        assert.doesNotMatch(html, /SymfonyLive Paris/);
+        assert.match(html, /Showing events online · <a href="\/">/);
       });
 
       await t.step("words read as written are matched as written", async () => {

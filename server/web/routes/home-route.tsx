@@ -102,9 +102,16 @@ export async function homeRoute(c: Context<AppEnv>): Promise<Response> {
   ));
 }
 
-/** "Showing events in Berlin", and the same search with the words read as written. */
+/**
+ * "Showing events in Berlin", and the same search with the words read as written: the words left
+ * ("rust"), or every event where they name only a kind of event ("online events").
+ */
 function scopeOf(
-  { interpreted, searched }: { interpreted: Interpreted; searched: string },
+  { interpreted, searched, kindOnly }: {
+    interpreted: Interpreted;
+    searched: string;
+    kindOnly: boolean;
+  },
   params: Record<string, string>,
 ): HomeResults["scope"] {
   const parts = [
@@ -118,6 +125,8 @@ function scopeOf(
   if (parts.length === 0) return undefined;
   return {
     text: `Showing events ${parts.join(", ")}`,
-    everywhereHref: withParams("/", { ...params, q: searched, interpret: "off" }),
+    everywhereHref: kindOnly
+      ? withParams("/", { ...params, q: undefined, interpret: undefined, mode: undefined })
+      : withParams("/", { ...params, q: searched, interpret: "off" }),
   };
 }
