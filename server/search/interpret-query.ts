@@ -107,12 +107,28 @@ export async function interpretQuery(
   };
 }
 
-/** Whether `q` names a kind of event ("meetups") and nothing else but linking words. */
+/**
+ * Whether `q` names a kind of event ("meetups") and nothing else but linking words and words every
+ * event here could claim ("upcoming tech events").
+ */
 function namesKindOnly(q: string): boolean {
   const words = q.toLowerCase().split(/\s+/).map(bareWord).filter((w) => w !== "");
   return words.some((w) => EVENT_WORDS.test(w)) &&
-    words.every((w) => EVENT_WORDS.test(w) || LINKING_WORDS.has(w));
+    words.every((w) => EVENT_WORDS.test(w) || LINKING_WORDS.has(w) || ANY_EVENT_WORDS.has(w));
 }
+
+/** Words that tell no event of this service from another: every one is upcoming and tech. */
+const ANY_EVENT_WORDS = new Set([
+  "upcoming",
+  "future",
+  "latest",
+  "new",
+  "all",
+  "any",
+  "tech",
+  "technology",
+  "technical",
+]);
 
 function bareWord(word: string): string {
   return word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");

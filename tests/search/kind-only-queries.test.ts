@@ -48,6 +48,11 @@ for (const kind of testBackends()) {
         assert.deepEqual(paris.interpreted, { city: "Paris" });
         assert.deepEqual(idsOf(paris), ["apidays", "symfony", "api-conf"]);
         assert.ok(paris.data.every((h: Json) => h.score === 0), "no event holds the word");
+        assert.deepEqual(idsOf(await find("upcoming tech events in Paris")), [
+          "apidays",
+          "symfony",
+          "api-conf",
+        ]);
         assert.deepEqual(idsOf(await find("events in Paris", { limit: "2" })), [
           "apidays",
           "symfony",
