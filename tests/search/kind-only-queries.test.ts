@@ -90,6 +90,11 @@ for (const kind of testBackends()) {
         assert.match(html, /Kubernetes webinar/);
         assert.doesNotMatch(html, /SymfonyLive Paris/);
         assert.match(html, /Showing events online · <a href="\/">/);
+        // Its feeds and "Save this search" take what was read: every online event.
+        assert.match(html, /<a href="\/alerts\/new\?attendance=online">Save this search<\/a>/);
+        assert.match(html, /<a href="\/events\.ics\?attendance=online">/);
+        const paris = await (await server.fetch(`${server.url}/?q=rust+talks+in+Paris`)).text();
+        assert.match(paris, /<a href="\/alerts\/new\?q=rust\+talks&amp;city=Paris">/);
       });
 
       await t.step("words read as written are matched as written", async () => {

@@ -18,8 +18,12 @@ export interface HomeResults {
   kind: "search" | "list";
   /** Messages about the query: dropped parameters, AI search falling back to words. */
   notices: string[];
-  /** What the search read from the words as filters, and the search without them. */
-  scope?: { text: string; everywhereHref: string };
+  /**
+   * What the search read from the words as filters, the search without them, and the parameters
+   * of the search as read (`q` the words left, the filters named): what its feeds and "Save this
+   * search" take, so that "online events" saves `attendance=online`, not the words.
+   */
+  scope?: { text: string; everywhereHref: string; readParams: Record<string, string> };
 }
 
 export interface HomePageProps {
@@ -67,15 +71,15 @@ const ActiveFilters: FC<{ params: Record<string, string> }> = ({ params }) => {
 };
 
 const Feeds: FC<{ params: Record<string, string>; origin: string }> = ({ params, origin }) => {
-  const ics = withParams("/events.ics", feedParams(params));
+  const ics = withParams("/events.ics", params);
   const webcal = `${origin.replace(/^https?:/, "webcal:")}${ics}`;
   return (
     <p class="feeds">
       <span>Subscribe:</span>
       <a href={webcal}>Calendar app (webcal)</a>
       <a href={ics}>iCalendar file</a>
-      <a href={withParams("/events.atom", feedParams(params))}>Atom feed</a>
-      <a href={withParams("/alerts/new", feedParams(params))}>Save this search</a>
+      <a href={withParams("/events.atom", params)}>Atom feed</a>
+      <a href={withParams("/alerts/new", params)}>Save this search</a>
     </p>
   );
 };
@@ -142,7 +146,7 @@ export const HomePage: FC<HomePageProps> = (
         : null}
       <div class="results-head">
         <h2>{results.kind === "search" ? "Best matches" : "Soonest first"}</h2>
-        <Feeds params={params} origin={origin} />
+        <Feeds params={results.scope?.readParams ?? feedParams(params)} origin={origin} />
       </div>
       {results.events.length > 0 ? <ActiveFilters params={params} /> : null}
       {results.events.length === 0

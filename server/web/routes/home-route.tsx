@@ -9,7 +9,13 @@ import { listEventsFairly } from "../../events/fair-listing.ts";
 import { decodeFairCursor, encodeFairCursor } from "../../events/fair-cursor.ts";
 import { renderDocument } from "../components/layout.tsx";
 import { HomePage, type HomeResults } from "../pages/home-page.tsx";
-import { pageFilters, type PageQuery, readPageQuery, withParams } from "../page-query.ts";
+import {
+  feedParams,
+  pageFilters,
+  type PageQuery,
+  readPageQuery,
+  withParams,
+} from "../page-query.ts";
 import { pageContext } from "../site-context.ts";
 import { siteOrigin } from "../../request-origin.ts";
 
@@ -123,7 +129,19 @@ function scopeOf(
     interpreted.cfp === "open" ? "with an open call for papers" : null,
   ].filter((p) => p !== null);
   if (parts.length === 0) return undefined;
+  // A period is not kept: a feed or a saved search of "this weekend" would stop at that weekend.
+  const readParams = Object.fromEntries(
+    Object.entries({
+      ...feedParams(params),
+      q: kindOnly ? undefined : searched,
+      city: interpreted.city,
+      country: interpreted.country,
+      attendance: interpreted.attendance,
+      cfp: interpreted.cfp,
+    }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   return {
+    readParams,
     text: `Showing events ${parts.join(", ")}`,
     everywhereHref: kindOnly
       ? withParams("/", { ...params, q: undefined, interpret: undefined, mode: undefined })
