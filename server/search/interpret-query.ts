@@ -10,7 +10,7 @@
  * looks at the query's words and either takes some as a filter or reports them as ranked.
  */
 import type { Sql } from "postgres";
-import type { EventFilters } from "../db/event-filters.ts";
+import { type EventFilters, keepsEveryEvent } from "../db/event-filters.ts";
 import { placesNamed } from "../db/text-places.ts";
 import { phrasesHeld } from "../db/text-phrases.ts";
 import { WHEN_PHRASES, whenPeriod, type WhenPhrase } from "./when-period.ts";
@@ -103,18 +103,22 @@ export async function interpretQuery(
     q: q === "" ? request.q : q,
     filters: reading.filters,
     interpreted,
-    kindOnly: namesKindOnly(q),
+    kindOnly: namesKindOnly(q, !keepsEveryEvent(reading.filters)),
   };
 }
 
 /**
- * Whether `q` names a kind of event ("meetups") and nothing else but linking words and words every
- * event here could claim ("upcoming tech events").
+ * Whether `q` names a kind of event and nothing else but linking words and words every event here
+ * could claim: within filters, read from the words or given ("online events", "upcoming workshops
+ * in Berlin"), or as events in general ("upcoming events"). A kind alone ("hackathons") is a
+ * subject of its own.
  */
-function namesKindOnly(q: string): boolean {
+function namesKindOnly(q: string, filtered: boolean): boolean {
   const words = q.toLowerCase().split(/\s+/).map(bareWord).filter((w) => w !== "");
-  return words.some((w) => EVENT_WORDS.test(w)) &&
-    words.every((w) => EVENT_WORDS.test(w) || LINKING_WORDS.has(w) || ANY_EVENT_WORDS.has(w));
+  const kinds = words.filter((w) => EVENT_WORDS.test(w));
+  return kinds.length > 0 &&
+    words.every((w) => EVENT_WORDS.test(w) || LINKING_WORDS.has(w) || ANY_EVENT_WORDS.has(w)) &&
+    (filtered || kinds.every((w) => w === "event" || w === "events"));
 }
 
 /** Words that tell no event of this service from another: every one is upcoming and tech. */

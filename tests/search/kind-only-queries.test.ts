@@ -66,6 +66,23 @@ for (const kind of testBackends()) {
         assert.deepEqual(conferences.data.slice(1).map((h: Json) => h.score), [0, 0]);
       });
 
+      await t.step("a filter given, not read, is the same", async () => {
+        const conferences = await find("conferences", { city: "Paris" });
+        assert.deepEqual(idsOf(conferences), ["api-conf", "apidays", "symfony"]);
+      });
+
+      await t.step("events in general, or one kind as a subject", async () => {
+        assert.deepEqual(idsOf(await find("upcoming events")), [
+          "rust-berlin",
+          "apidays",
+          "xtreme",
+          "symfony",
+          "webinar",
+          "api-conf",
+        ]);
+        assert.deepEqual(idsOf(await find("webinars")), ["webinar"], "a kind alone is a subject");
+      });
+
       await t.step("a way of attending: every online event", async () => {
         const online = await find("online events");
         assert.deepEqual(online.interpreted, { attendance: "online" });
