@@ -1,8 +1,8 @@
 /**
  * Words of a search that ask for open calls for papers ("open cfp", "call for papers", "call for
  * speakers"): they become the filter cfp=open, reported as `interpreted.cfp`, unless `cfp` is
- * given explicitly. Like the other readings (server/search/interpret-query.ts) they leave the
- * query only when other words remain, so a query is never emptied.
+ * given explicitly. Words that ask for nothing else ("open cfp", "call for papers") leave no words
+ * to search: the search then lists every event with an open call (server/search/search-events.ts).
  */
 import type { EventFilters } from "../db/event-filters.ts";
 
@@ -16,6 +16,7 @@ export function readCfpWords(
 ): { q: string; filters: Omit<EventFilters, "q">; interpreted: { cfp: "open" } } | null {
   if (filters.cfp !== undefined || q.length > 500) return null;
   const rest = q.replace(CFP_PHRASES, " ").replace(/\s+/g, " ").trim();
-  if (rest === q.trim() || !/[\p{L}\p{N}]/u.test(rest)) return null;
-  return { q: rest, filters: { ...filters, cfp: "open" }, interpreted: { cfp: "open" } };
+  if (rest === q.trim()) return null;
+  const words = /[\p{L}\p{N}]/u.test(rest) ? rest : "";
+  return { q: words, filters: { ...filters, cfp: "open" }, interpreted: { cfp: "open" } };
 }

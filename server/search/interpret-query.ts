@@ -185,7 +185,11 @@ function spansOf(r: Reading, phrases: string[][]): { start: number; end: number 
     .filter((s) => s.start >= 0).map((s) => ({ start: s.start, end: s.start + s.length }));
 }
 
-/** Words that join a phrase to its neighbours without making a phrase of them. */
+/**
+ * Words that join a phrase to its neighbours without making a phrase of them. Text search drops
+ * most of them (stop words), so a phrase test would read "online conferences with" as "online
+ * conferences": a phrase the title "XtremeJS Online Conference" holds.
+ */
 const LINKING_WORDS = new Set([
   "",
   "in",
@@ -198,6 +202,14 @@ const LINKING_WORDS = new Set([
   "of",
   "on",
   "i",
+  "with",
+  "for",
+  "and",
+  "or",
+  "to",
+  "from",
+  "about",
+  "by",
 ]);
 
 /** Whether an event word follows `end` within `within` words. */

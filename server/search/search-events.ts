@@ -119,6 +119,8 @@ export async function searchEvents(
   const answer = async (): Promise<Pick<SearchResult, "hits" | "mode">> => {
     const status = await ai.availability.status();
     const mode = request.mode ?? (status.available ? "hybrid" : "text");
+    // Words that asked for open calls for papers only ("call for papers") left none to rank by.
+    if (q === "") return { hits: await thenSoonest(sql, [], filters, limit), mode };
     if (request.mode === undefined && !status.available) {
       return await textOnly(`AI search is unavailable: ${status.reason}.`);
     }
@@ -159,7 +161,7 @@ export async function searchEvents(
     return { hits: await textPage(await withEvents(sql, fused.slice(0, limit))), mode };
   };
   const result = await answer();
-  return { ...result, interpreted, searched: q, kindOnly, notices };
+  return { ...result, interpreted, searched: q, kindOnly: kindOnly || q === "", notices };
 }
 
 /** The vector ranking of `text`, or the 503 error of vectorQueryOf. */

@@ -17,10 +17,15 @@ Deno.test("open cfp, call for papers and call for speakers read as cfp=open, the
   }
 });
 
-Deno.test("an explicit cfp wins, and a query of CFP words alone is left as words", () => {
+Deno.test("an explicit cfp wins, and a query of CFP words alone leaves no words", () => {
   assert.equal(readCfpWords("rust call for papers", { cfp: "any" }), null);
-  assert.equal(readCfpWords("call for papers", {}), null);
-  assert.equal(readCfpWords("open cfp !", {}), null);
+  for (const q of ["call for papers", "open cfp !", "CFP"]) {
+    assert.deepEqual(readCfpWords(q, {}), {
+      q: "",
+      filters: { cfp: "open" },
+      interpreted: { cfp: "open" },
+    }, q);
+  }
   assert.equal(readCfpWords("rust meetup", {}), null);
   assert.equal(readCfpWords("paper craft workshop", {}), null);
 });

@@ -30,6 +30,13 @@ for (const kind of testBackends()) {
           sampleEvent(n, {
             external_id: id,
             title,
+            // Two calls for papers open, closing in five days.
+            ...(id === "apidays" || id === "xtreme"
+              ? {
+                cfp_url: `https://events.example.org/cfp/${id}`,
+                cfp_closes_at: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+              }
+              : {}),
             ...(city ? { city, country: city === "Paris" ? "France" : "Germany" } : {}),
             is_virtual: online,
             starts_at: new Date(Date.now() + days * 86_400_000).toISOString(),
@@ -93,6 +100,22 @@ for (const kind of testBackends()) {
         const hybrid = await search(server, { q: "online events" });
         assert.deepEqual(idsOf(hybrid.body), ["xtreme", "webinar"]);
       });
+
+      await t.step(
+        "words asking for calls for papers only: every event with one open",
+        async () => {
+          const open = await find("call for papers");
+          assert.deepEqual(open.interpreted, { cfp: "open" });
+          assert.deepEqual(idsOf(open), ["apidays", "xtreme"]);
+          assert.deepEqual(idsOf(await search(server, { q: "open cfp" }).then((r) => r.body)), [
+            "apidays",
+            "xtreme",
+          ]);
+          const online = await find("online conferences with open cfp");
+          assert.deepEqual(online.interpreted, { attendance: "online", cfp: "open" });
+          assert.deepEqual(idsOf(online), ["xtreme"]);
+        },
+      );
 
       await t.step("a subject still decides what matches", async () => {
         assert.deepEqual(idsOf(await find("kubernetes events online")), ["webinar"]);
