@@ -3,8 +3,9 @@
  * events") or a period ("this weekend"). Such words become a filter only where they read as one;
  * elsewhere they stay words of the query, which rank the events holding them, and are reported as
  * only ranked. A phrase some event holds as text ("virtual reality", "jakarta ee", "today I
- * learned") is a subject, never a filter. Explicit filters always win, and a query is never
- * emptied: understanding never hides what the words find.
+ * learned") is a subject, never a filter. Explicit filters always win. A query of such words only
+ * ("this weekend", "online", "in Berlin") leaves no words: the search lists every event within
+ * those filters. Understanding never hides what the words find.
  *
  * Each kind of understanding is one reader below (readPeriod, readAttendance, readPlace): it
  * looks at the query's words and either takes some as a filter or reports them as ranked.
@@ -100,7 +101,7 @@ export async function interpretQuery(
   const { ranked, ...filtered } = reading.interpreted;
   const interpreted = ranked && Object.keys(ranked).length > 0 ? { ...filtered, ranked } : filtered;
   return {
-    q: q === "" ? request.q : q,
+    q,
     filters: reading.filters,
     interpreted,
     kindOnly: namesKindOnly(q, !keepsEveryEvent(reading.filters)),
@@ -217,7 +218,8 @@ function eventWordAfter(r: Reading, end: number, within: number): boolean {
   return r.words.slice(end, end + within).some((w) => EVENT_WORDS.test(bareWord(w)));
 }
 
-/** Whether words of two letters or more stay besides those from `start` to `end`. */
+/** Whether words of two letters or more stay besides those from `start` to `end` (else they are
+ * the whole query). */
 function othersStay(r: Reading, start: number, end: number): boolean {
   return [...r.words.slice(0, start), ...r.words.slice(end)].some((w) => /\p{L}{2,}/u.test(w));
 }
@@ -241,7 +243,8 @@ function indexOf(r: Reading, phrase: string[]): number {
 
 /**
  * A period filters at the end of the query ("rust meetups this weekend"), before a place ("this
- * weekend in Berlin") or before an event word ("this weekend's meetups", within three words).
+ * weekend in Berlin"), before an event word ("this weekend's meetups", within three words), or as
+ * the whole query ("this weekend").
  */
 async function readPeriod(sql: Sql, r: Reading): Promise<void> {
   if (r.filters.from !== undefined || r.filters.to !== undefined) return;
@@ -251,8 +254,8 @@ async function readPeriod(sql: Sql, r: Reading): Promise<void> {
     if (start < 0) continue;
     const end = start + phrase.split("_").length;
     if (inHeldPhrase(r, start, end)) continue;
-    const filters = othersStay(r, start, end) &&
-      (end === r.words.length || INTRODUCERS.has(r.words[end]) || eventWordAfter(r, end, 3));
+    const filters = !othersStay(r, start, end) || end === r.words.length ||
+      INTRODUCERS.has(r.words[end]) || eventWordAfter(r, end, 3);
     if (!filters) {
       rank(r, { when: phrase });
       continue;
@@ -273,7 +276,8 @@ async function readPeriod(sql: Sql, r: Reading): Promise<void> {
 
 /**
  * A way of attending filters before an event word ("online events", "online rust workshops":
- * within three words) or at the end of the query ("rust meetups online").
+ * within three words), at the end of the query ("rust meetups online"), or as the whole query
+ * ("online").
  */
 async function readAttendance(sql: Sql, r: Reading): Promise<void> {
   if (r.filters.attendance !== undefined || r.filters.is_virtual !== undefined) return;
@@ -283,8 +287,8 @@ async function readAttendance(sql: Sql, r: Reading): Promise<void> {
     if (start < 0) continue;
     const end = start + phrase.length;
     if (inHeldPhrase(r, start, end)) continue;
-    const filters = othersStay(r, start, end) &&
-      (eventWordAfter(r, end, 3) || (end === r.words.length && start > 0));
+    const filters = !othersStay(r, start, end) || eventWordAfter(r, end, 3) ||
+      (end === r.words.length && start > 0);
     if (!filters) {
       rank(r, { attendance });
       continue;
@@ -328,7 +332,7 @@ async function readPlace(sql: Sql, r: Reading): Promise<void> {
     const found = place.city !== null ? { city: place.city } : { country: place.country! };
     // A bare place only ranks, held in a phrase or not: asking whether events hold "typescript
     // berlin" reads every event holding both words (12 ms at 100,000 events) and changes nothing.
-    if (!(introduced || comma) || !othersStay(r, from, end)) {
+    if (!(introduced || comma)) {
       if (!place.topic) rank(r, found);
       continue;
     }

@@ -117,6 +117,24 @@ for (const kind of testBackends()) {
         },
       );
 
+      await t.step("words that only filter: every event within them", async () => {
+        const online = await find("online");
+        assert.deepEqual(online.interpreted, { attendance: "online" });
+        assert.deepEqual(idsOf(online), ["xtreme", "webinar"]);
+        const paris = await find("in Paris");
+        assert.deepEqual(paris.interpreted, { city: "Paris" });
+        assert.deepEqual(idsOf(paris), ["apidays", "symfony", "api-conf"]);
+        assert.deepEqual(idsOf(await find("Paris, France")), ["apidays", "symfony", "api-conf"]);
+        const soon = await find("next month", { limit: "50" });
+        assert.equal(soon.interpreted.when, "next_month");
+        assert.ok(soon.data.length > 0, "events 5 to 50 days ahead: one is in next month");
+        for (const hit of soon.data) {
+          assert.ok(hit.event.starts_at <= soon.interpreted.to, "within the period");
+        }
+        assert.deepEqual(idsOf(await find("Paris")), ["apidays", "symfony", "api-conf"]);
+        assert.deepEqual((await find("Paris")).interpreted, {}, "a bare place stays a word");
+      });
+
       await t.step("a subject still decides what matches", async () => {
         assert.deepEqual(idsOf(await find("kubernetes events online")), ["webinar"]);
         assert.deepEqual(idsOf(await find("rust events in Paris")), []);
