@@ -218,8 +218,10 @@ function eventWordAfter(r: Reading, end: number, within: number): boolean {
   return r.words.slice(end, end + within).some((w) => EVENT_WORDS.test(bareWord(w)));
 }
 
-/** Whether words of two letters or more stay besides those from `start` to `end` (else they are
- * the whole query). */
+/**
+ * Whether words of two letters or more stay besides those from `start` to `end` (else those are
+ * the whole query).
+ */
 function othersStay(r: Reading, start: number, end: number): boolean {
   return [...r.words.slice(0, start), ...r.words.slice(end)].some((w) => /\p{L}{2,}/u.test(w));
 }

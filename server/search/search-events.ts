@@ -67,7 +67,10 @@ export interface SearchResult {
   interpreted: Interpreted;
   /** The words searched for: the query without what `interpreted` took from it. */
   searched: string;
-  /** `searched` names only a kind of event ("events"): every event within the filters shows. */
+  /**
+   * `searched` is empty or names only a kind of event ("events"): every event within the filters
+   * shows.
+   */
   kindOnly: boolean;
   /** Things the asker may need to know: a fallback to text and why. */
   notices: string[];
@@ -104,11 +107,16 @@ export async function searchEvents(
   if (cfpWords) Object.assign(interpreted, cfpWords.interpreted);
   const { limit } = request;
   const notices: string[] = [];
-  const vectorText = queryEmbeddingText(q, request.experiment?.queryText ?? QUERY_TEXT);
-  // Words that name a kind of event only rank the events within the filters, hiding none (in
-  // hybrid search too: its semantic half holds only the events in AI search).
+  // Words that only filtered ("online", "call for papers") leave none: meaning still reads them.
+  const vectorText = queryEmbeddingText(
+    q === "" ? request.q : q,
+    request.experiment?.queryText ?? QUERY_TEXT,
+  );
+  // Words that name a kind of event only, or none, rank the events within the filters, hiding none
+  // (in hybrid search too: its semantic half holds only the events in AI search).
+  const listsAll = kindOnly || q === "";
   const textPage = async (hits: SearchHit[]) =>
-    kindOnly ? await thenSoonest(sql, hits, filters, limit) : hits;
+    listsAll ? await thenSoonest(sql, hits, filters, limit) : hits;
   const textOnly = async (why?: string) => {
     if (why) notices.push(`${why} These results are from text search.`);
     return {
@@ -119,8 +127,11 @@ export async function searchEvents(
   const answer = async (): Promise<Pick<SearchResult, "hits" | "mode">> => {
     const status = await ai.availability.status();
     const mode = request.mode ?? (status.available ? "hybrid" : "text");
-    // Words that asked for open calls for papers only ("call for papers") left none to rank by.
-    if (q === "") return { hits: await thenSoonest(sql, [], filters, limit), mode };
+    // Words that only filtered ("in Berlin", "call for papers") left none to rank by: every event
+    // within the filters, soonest first (semantic search ranks what it holds by their meaning).
+    if (q === "" && mode !== "semantic") {
+      return { hits: await thenSoonest(sql, [], filters, limit), mode };
+    }
     if (request.mode === undefined && !status.available) {
       return await textOnly(`AI search is unavailable: ${status.reason}.`);
     }
@@ -161,7 +172,7 @@ export async function searchEvents(
     return { hits: await textPage(await withEvents(sql, fused.slice(0, limit))), mode };
   };
   const result = await answer();
-  return { ...result, interpreted, searched: q, kindOnly: kindOnly || q === "", notices };
+  return { ...result, interpreted, searched: q, kindOnly: listsAll, notices };
 }
 
 /** The vector ranking of `text`, or the 503 error of vectorQueryOf. */
