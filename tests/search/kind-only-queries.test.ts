@@ -1,8 +1,9 @@
 /**
  * A query whose words left after understanding name only a kind of event ("online events",
- * "conferences in Paris") lists the events within what was understood: those holding the kind's
- * word first, then the others, soonest first. Few events say "event" or "conference" in their text,
- * and ranking by those words alone answered nothing.
+ * "conferences in Paris"), or none ("online", "in Paris", "call for papers"), lists the events
+ * within what was understood: those holding the kind's word first, then the others, soonest first.
+ * Few events say "event" or "conference" in their text, and ranking by those words alone answered
+ * nothing.
  */
 import assert from "node:assert/strict";
 import { testBackends } from "../../dev-support/databases.ts";
@@ -21,7 +22,7 @@ const EVENTS: [string, string, string | null, boolean, number][] = [
 ];
 
 for (const kind of testBackends()) {
-  Deno.test(`[${kind}] words that name a kind of event only hide no event`, async (t) => {
+  Deno.test(`[${kind}] words that name only filters or a kind of event hide no event`, async (t) => {
     const server = await startTestApp(kind);
     try {
       const key = await createApiKey(server, { rate_limit_per_minute: 1000 });
