@@ -71,7 +71,7 @@ export interface SearchResult {
    * `searched` is empty or names only a kind of event ("events"): every event within the filters
    * shows.
    */
-  kindOnly: boolean;
+  listsAll: boolean;
   /** Things the asker may need to know: a fallback to text and why. */
   notices: string[];
 }
@@ -172,7 +172,7 @@ export async function searchEvents(
     return { hits: await textPage(await withEvents(sql, fused.slice(0, limit))), mode };
   };
   const result = await answer();
-  return { ...result, interpreted, searched: q, kindOnly: listsAll, notices };
+  return { ...result, interpreted, searched: q, listsAll, notices };
 }
 
 /** The vector ranking of `text`, or the 503 error of vectorQueryOf. */

@@ -23,7 +23,11 @@ export interface HomeResults {
    * of the search as read (`q` the words left, the filters named): what its feeds and "Save this
    * search" take, so that "online events" saves `attendance=online`, not the words.
    */
-  scope?: { text: string; everywhereHref: string; readParams: Record<string, string> };
+  scope?: {
+    text: string;
+    everywhereHref: string;
+    readParams: Record<string, string | undefined>;
+  };
 }
 
 export interface HomePageProps {
@@ -70,7 +74,9 @@ const ActiveFilters: FC<{ params: Record<string, string> }> = ({ params }) => {
   );
 };
 
-const Feeds: FC<{ params: Record<string, string>; origin: string }> = ({ params, origin }) => {
+const Feeds: FC<{ params: Record<string, string | undefined>; origin: string }> = (
+  { params, origin },
+) => {
   const ics = withParams("/events.ics", params);
   const webcal = `${origin.replace(/^https?:/, "webcal:")}${ics}`;
   return (

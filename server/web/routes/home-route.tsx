@@ -113,10 +113,10 @@ export async function homeRoute(c: Context<AppEnv>): Promise<Response> {
  * ("rust"), or every event where they name only a kind of event ("online events").
  */
 function scopeOf(
-  { interpreted, searched, kindOnly }: {
+  { interpreted, searched, listsAll }: {
     interpreted: Interpreted;
     searched: string;
-    kindOnly: boolean;
+    listsAll: boolean;
   },
   params: Record<string, string>,
 ): HomeResults["scope"] {
@@ -130,20 +130,18 @@ function scopeOf(
   ].filter((p) => p !== null);
   if (parts.length === 0) return undefined;
   // A period is not kept: a feed or a saved search of "this weekend" would stop at that weekend.
-  const readParams = Object.fromEntries(
-    Object.entries({
-      ...feedParams(params),
-      q: kindOnly ? undefined : searched,
-      city: interpreted.city,
-      country: interpreted.country,
-      attendance: interpreted.attendance,
-      cfp: interpreted.cfp,
-    }).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
+  const readParams = {
+    ...feedParams(params),
+    q: listsAll ? undefined : searched,
+    city: interpreted.city,
+    country: interpreted.country,
+    attendance: interpreted.attendance,
+    cfp: interpreted.cfp,
+  };
   return {
     readParams,
     text: `Showing events ${parts.join(", ")}`,
-    everywhereHref: kindOnly
+    everywhereHref: listsAll
       ? withParams("/", { ...params, q: undefined, interpret: undefined, mode: undefined })
       : withParams("/", { ...params, q: searched, interpret: "off" }),
   };
