@@ -22,8 +22,9 @@ type FacetRow = { kind: Kind; name: string; n: number; kinds: number };
 
 /**
  * The `limit` commonest cities, countries and topics among matching events, most events first,
- * then by name; values longer than `maxValueLength` are left out. Values that differ only in case are one value (as the filters treat them),
- * spelt the way most events spell it.
+ * then by name; values longer than `maxValueLength` are left out. Values the filters treat as one
+ * are one value, spelt the way most events spell it: cities that differ only in case, countries
+ * however spelt ("USA", "U.S.A.", "United States": migration 041).
  */
 export async function eventFacets(
   sql: Sql,
@@ -33,13 +34,14 @@ export async function eventFacets(
   const { limit, maxValueLength: max } = options;
   const rows = await sql<FacetRow[]>`
     WITH matching AS MATERIALIZED (
-      SELECT e.city, e.country, e.topics FROM events e WHERE ${filterConditions(sql, filters)}
+      SELECT e.city, e.country, e.country_key, e.topics FROM events e
+      WHERE ${filterConditions(sql, filters)}
     ), grouped AS (
       SELECT 'city' AS kind, mode() WITHIN GROUP (ORDER BY city) AS name, count(*)::int AS n
       FROM matching WHERE length(city) <= ${max} GROUP BY lower(city)
       UNION ALL
       SELECT 'country', mode() WITHIN GROUP (ORDER BY country), count(*)::int
-      FROM matching WHERE length(country) <= ${max} GROUP BY lower(country)
+      FROM matching WHERE length(country) <= ${max} GROUP BY country_key
       UNION ALL
       SELECT 'topic', mode() WITHIN GROUP (ORDER BY t), count(*)::int
       FROM matching, unnest(matching.topics) t WHERE length(t) <= ${max} GROUP BY lower(t)

@@ -81,7 +81,10 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
     parts.push(sql`e.search_vector @@ (SELECT event_text_match(${f.q}))`);
   }
   if (f.city !== undefined) parts.push(sql`lower(e.city) = lower(${f.city})`);
-  if (f.country !== undefined) parts.push(sql`lower(e.country) = lower(${f.country})`);
+  // However the country is spelt ("USA", "U.S.A.", "United States"): migration 041.
+  if (f.country !== undefined) {
+    parts.push(sql`e.country_key = event_country_key(${f.country}::text)`);
+  }
   if (f.platform !== undefined) parts.push(sql`e.platform = ${f.platform}`);
   if (f.external_id !== undefined) parts.push(sql`e.external_id = ${f.external_id}`);
   if (f.is_virtual !== undefined) parts.push(sql`e.is_virtual = ${f.is_virtual}`);

@@ -23,6 +23,9 @@ const CITIES = [
   ["Porto", "Portugal", 41.15, -8.61],
   ["berlin", "germany", 52.5, 13.3],
   [null, null, null, null],
+  // One country, spelt as contributors spell it (migration 041).
+  ["Boston", "U.S.A.", 42.36, -71.06],
+  ["Austin", "United States", 30.27, -97.74],
 ] as const;
 const TOPICS = [["rust"], ["Rust", "wasm"], ["python"], []];
 
@@ -89,6 +92,8 @@ const SEARCHES: { q?: string; filters: Record<string, string | number | boolean>
   { filters: { cfp_closes_after: "2030-01-01T00:00:00Z" } },
   { filters: { cfp_closes_after: "2025-03-01", cfp_closes_before: "2030-03-01" } },
   { q: "rust", filters: { cfp: "open", city: "Berlin" } },
+  { filters: { country: "USA" } },
+  { q: "python", filters: { country: "united states" } },
 ];
 
 for (const kind of testBackends()) {

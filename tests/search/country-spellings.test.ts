@@ -1,0 +1,119 @@
+/**
+ * A country filter finds an event however its contributor spelt the country (migration 041):
+ * "USA", "U.S.A.", "United States" and "us" are one country, "Germany" and "Deutschland" another,
+ * on the listing, in search, in MCP's facets and in the key the database computes, which must
+ * agree with the spellings the duplicate matcher treats as one (COUNTRY_ALIASES).
+ */
+import assert from "node:assert/strict";
+import { testBackends } from "../../dev-support/databases.ts";
+import { createApiKey, postBatch, startTestServer } from "../../dev-support/test-server.ts";
+import { COUNTRY_ALIASES } from "../../server/matching-names.ts";
+import { connectClient } from "../mcp/support.ts";
+import { type Json, search } from "./support.ts";
+
+/** [external id, country as its contributor wrote it] */
+const EVENTS: [string, string | null][] = [
+  ["usa", "USA"],
+  ["dotted", "U.S.A."],
+  ["named", "United States"],
+  ["code", "us"],
+  ["de", "Germany"],
+  ["deutschland", "Deutschland"],
+  ["elsewhere", "Kiribati"],
+  ["italy", "Italy"],
+  ["nowhere", null],
+];
+
+for (const kind of testBackends()) {
+  Deno.test(`[${kind}] a country filter finds every spelling of the country`, async (t) => {
+    const server = await startTestServer(kind, { embeddingWorker: "external" });
+    try {
+      const key = await createApiKey(server, { rate_limit_per_minute: 1000 });
+      const pushed = await postBatch(server.url, key.key, {
+        events: EVENTS.map(([id, country], n) => ({
+          external_id: id,
+          source_url: `https://events.example.org/${id}`,
+          title: `Rust meetup ${n}`,
+          starts_at: new Date(Date.now() + (n + 1) * 86_400_000).toISOString(),
+          ...(country === null ? {} : { country }),
+        })),
+      });
+      assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
+      const sql = server.service.deps.db.sql;
+      const us = ["usa", "dotted", "named", "code"];
+
+      await t.step("the listing", async () => {
+        for (const asked of ["USA", "u.s.a.", "United States", "united states of america"]) {
+          const res = await fetch(
+            `${server.url}/api/v1/events?country=${encodeURIComponent(asked)}`,
+          );
+          const body = await res.json();
+          assert.equal(res.status, 200, JSON.stringify(body));
+          assert.deepEqual(body.data.map((e: Json) => e.external_id), us, asked);
+        }
+        const res = await fetch(`${server.url}/api/v1/events?country=deutschland`);
+        assert.deepEqual((await res.json()).data.map((e: Json) => e.external_id), [
+          "de",
+          "deutschland",
+        ]);
+        // A country no list knows still matches its own spelling, and only it.
+        const other = await fetch(`${server.url}/api/v1/events?country=KIRIBATI`);
+        assert.deepEqual((await other.json()).data.map((e: Json) => e.external_id), ["elsewhere"]);
+      });
+
+      await t.step("search", async () => {
+        const found = await search(server, { q: "rust", mode: "text", country: "U.S.A." });
+        assert.equal(found.status, 200, JSON.stringify(found.body));
+        assert.deepEqual(
+          found.body.data.map((h: Json) => h.event.external_id).sort(),
+          [...us].sort(),
+        );
+      });
+
+      await t.step("query understanding reads other spellings of a stored country", async () => {
+        for (const q of ["rust in the usa", "rust in America"]) {
+          const found = await search(server, { q, mode: "text" });
+          assert.equal(found.status, 200, JSON.stringify(found.body));
+          assert.ok(
+            found.body.interpreted.country,
+            `${q}: ${JSON.stringify(found.body.interpreted)}`,
+          );
+          assert.deepEqual(
+            found.body.data.map((h: Json) => h.event.external_id).sort(),
+            [...us].sort(),
+            q,
+          );
+        }
+        // A code of two letters is a word first: "it" does not name Italy.
+        const it = await search(server, { q: "rust meetups in it", mode: "text" });
+        assert.equal(it.body.interpreted.country, undefined);
+      });
+
+      await t.step("MCP's facets count one country once", async () => {
+        const client = await connectClient(server.url, "2026-07-28");
+        try {
+          const result = await client.callTool("list_facets", {});
+          const countries = result.structuredContent.countries;
+          const counts = countries.map((c: Json) => c.count).sort((a: number, b: number) => b - a);
+          assert.deepEqual(counts, [4, 2, 1, 1], JSON.stringify(countries));
+        } finally {
+          await client.close();
+        }
+      });
+
+      await t.step("the database's key agrees with the duplicate matcher's spellings", async () => {
+        const spellings = Object.keys(COUNTRY_ALIASES);
+        const rows = await sql<{ key: string }[]>`
+          SELECT event_country_key(s) AS key FROM unnest(${spellings}::text[]) WITH ORDINALITY
+            AS x (s, n) ORDER BY n`;
+        assert.deepEqual(rows.map((r) => r.key), spellings.map((s) => COUNTRY_ALIASES[s]));
+        const [folded] = await sql<{ a: string; b: string; c: string }[]>`
+          SELECT event_country_key('  España ') AS a, event_country_key('TÜRKIYE') AS b,
+            event_country_key('Côte d''Ivoire') AS c`;
+        assert.deepEqual(folded, { a: "es", b: "tr", c: "cote d ivoire" });
+      });
+    } finally {
+      await server.close();
+    }
+  });
+}
