@@ -23,8 +23,8 @@ type FacetRow = { kind: Kind; name: string; n: number; kinds: number };
 /**
  * The `limit` commonest cities, countries and topics among matching events, most events first,
  * then by name; values longer than `maxValueLength` are left out. Values the filters treat as one
- * are one value, spelt the way most events spell it: cities that differ only in case, countries
- * however spelt ("USA", "U.S.A.", "United States": migration 041).
+ * are one value, spelt the way most events spell it: places however spelt ("New York, NY" and
+ * "NYC", "USA" and "U.S.A.": migration 041).
  */
 export async function eventFacets(
   sql: Sql,
@@ -34,11 +34,11 @@ export async function eventFacets(
   const { limit, maxValueLength: max } = options;
   const rows = await sql<FacetRow[]>`
     WITH matching AS MATERIALIZED (
-      SELECT e.city, e.country, e.country_key, e.topics FROM events e
+      SELECT e.city, e.city_key, e.country, e.country_key, e.topics FROM events e
       WHERE ${filterConditions(sql, filters)}
     ), grouped AS (
       SELECT 'city' AS kind, mode() WITHIN GROUP (ORDER BY city) AS name, count(*)::int AS n
-      FROM matching WHERE length(city) <= ${max} GROUP BY lower(city)
+      FROM matching WHERE length(city) <= ${max} GROUP BY city_key
       UNION ALL
       SELECT 'country', mode() WITHIN GROUP (ORDER BY country), count(*)::int
       FROM matching WHERE length(country) <= ${max} GROUP BY country_key

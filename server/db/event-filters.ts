@@ -80,8 +80,8 @@ export function conditionsBesidesFrom(sql: Sql, f: EventFilters): Fragment {
     // a generic plan would otherwise evaluate the function for every row it reads.
     parts.push(sql`e.search_vector @@ (SELECT event_text_match(${f.q}))`);
   }
-  if (f.city !== undefined) parts.push(sql`lower(e.city) = lower(${f.city})`);
-  // However the country is spelt ("USA", "U.S.A.", "United States"): migration 041.
+  // However the place is spelt ("New York, NY" and "NYC"; "USA" and "U.S.A."): migration 041.
+  if (f.city !== undefined) parts.push(sql`e.city_key = event_city_key(${f.city}::text)`);
   if (f.country !== undefined) {
     parts.push(sql`e.country_key = event_country_key(${f.country}::text)`);
   }

@@ -40,7 +40,7 @@ export function savedSearchMatches(sql: Sql): Fragment {
     (s.q_match IS NULL OR e.search_vector @@ s.q_match)
     AND coalesce(e.ends_at, e.starts_at) >= coalesce(s.from_at, now())
     AND (s.to_at IS NULL OR e.starts_at <= s.to_at)
-    AND (s.city IS NULL OR lower(e.city) = lower(s.city))
+    AND (s.city IS NULL OR e.city_key = event_city_key(s.city))
     AND (s.country IS NULL OR e.country_key = event_country_key(s.country))
     AND (s.platform IS NULL OR e.platform = s.platform)
     AND (s.external_id IS NULL OR e.external_id = s.external_id)
@@ -77,7 +77,7 @@ function withinRadius(sql: Sql): Fragment {
 
 /**
  * The CTEs `heads`, `held` and `keys` of a statement that has the CTE `batch` (its events' id,
- * search_vector, topics, city and country_key): `keys` holds each event's keys that a saved
+ * search_vector, topics, city_key and country_key): `keys` holds each event's keys that a saved
  * search's `anchor` may name (migrations 034 and 041), each once. Those are its words and
  * topics that some active search is anchored on (`heads`), each alone and paired with its city
  * and with its country ("w:rust@c:berlin"); its city and its country; and "*", the anchor of a
@@ -91,7 +91,7 @@ export function anchorKeys(sql: Sql): Fragment {
       SELECT DISTINCT coalesce(word_anchor, 't:' || lower(topic)) AS head FROM saved_searches
       WHERE NOT paused AND (word_anchor IS NOT NULL OR topic IS NOT NULL)
     ), held AS (
-      SELECT b.id, lower(b.city) AS city, b.country_key AS country, h.k AS head
+      SELECT b.id, b.city_key AS city, b.country_key AS country, h.k AS head
       FROM batch b CROSS JOIN LATERAL (
         SELECT 'w:' || l AS k FROM unnest(tsvector_to_array(b.search_vector)) AS l
         UNION ALL SELECT DISTINCT 't:' || t FROM unnest(event_labels_lower(b.topics)) AS t
@@ -102,7 +102,7 @@ export function anchorKeys(sql: Sql): Fragment {
       WHERE p.k IS NOT NULL AND w.head IN (SELECT head FROM heads)
       UNION ALL
       SELECT b.id,
-        unnest(array_remove(ARRAY['*', 'c:' || lower(b.city), 'n:' || b.country_key], NULL))
+        unnest(array_remove(ARRAY['*', 'c:' || b.city_key, 'n:' || b.country_key], NULL))
       FROM batch b
     )`;
 }

@@ -23,9 +23,9 @@ const CITIES = [
   ["Porto", "Portugal", 41.15, -8.61],
   ["berlin", "germany", 52.5, 13.3],
   [null, null, null, null],
-  // One country, spelt as contributors spell it (migration 041).
-  ["Boston", "U.S.A.", 42.36, -71.06],
-  ["Austin", "United States", 30.27, -97.74],
+  // One city and one country, spelt as contributors spell them (migration 041).
+  ["New York, NY", "U.S.A.", 40.71, -74.0],
+  ["NYC", "United States", 40.73, -73.99],
 ] as const;
 const TOPICS = [["rust"], ["Rust", "wasm"], ["python"], []];
 
@@ -93,6 +93,7 @@ const SEARCHES: { q?: string; filters: Record<string, string | number | boolean>
   { filters: { cfp_closes_after: "2025-03-01", cfp_closes_before: "2030-03-01" } },
   { q: "rust", filters: { cfp: "open", city: "Berlin" } },
   { filters: { country: "USA" } },
+  { filters: { city: "new york" } },
   { q: "python", filters: { country: "united states" } },
 ];
 

@@ -1,24 +1,25 @@
--- A country filter finds an event however its contributor spelt the country: "USA", "U.S.A.",
--- "United States" and "us" are one country, as are "Germany" and "Deutschland" (the spellings
--- the duplicate matcher already treats as one, COUNTRY_ALIASES in server/matching-names.ts; a test
--- keeps the two lists equal). Before, filters compared the lower-cased text, and the events of a
--- contributor writing "U.S.A." were missing from country=USA, from saved searches and from the
--- site's country facet.
+-- Filters find an event however its contributor spelt the place. "USA", "U.S.A.", "United States"
+-- and "us" are one country, as are "Germany" and "Deutschland"; "New York, NY", "NYC" and "new
+-- york" one city, as are "München" and "Munich". The spellings are those the duplicate matcher
+-- already treats as one (COUNTRY_ALIASES and CITY_ALIASES in server/matching-names.ts, cityKey in
+-- server/duplicates/normalise-place.ts); a test keeps the lists equal. Before, filters compared the
+-- lower-cased text: the events of a contributor writing "U.S.A." or "New York, NY" were missing
+-- from country=USA or city=New York, from saved searches and from the facets.
 --
--- The key: lower-cased, accents dropped, every run of other characters one space; a known spelling
--- becomes its two-letter code, any other country stays as folded. Both functions are a single
--- expression, so that the planner inlines them.
-CREATE FUNCTION event_country_folded(country text) RETURNS text
+-- A place folded: lower-cased, accents dropped, every run of other characters one space. Each
+-- function is a single expression, so that the planner inlines it.
+CREATE FUNCTION event_place_folded(place text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT btrim(regexp_replace(
-    translate(lower(country), 'áàâäãåāăąçćčďéèêëēėęěğíìîïīıłńňñóòôöõøōőřśšşťúùûüūůűýÿźžż',
+    translate(lower(place), 'áàâäãåāăąçćčďéèêëēėęěğíìîïīıłńňñóòôöõøōőřśšşťúùûüūůűýÿźžż',
       'aaaaaaaaacccdeeeeeeeegiiiiiilnnnoooooooorssstuuuuuuuyyzzz'),
     '[^a-z0-9]+', ' ', 'g'))
 $$;
 
+-- A country's key: a known spelling's two-letter code, any other country as folded.
 CREATE FUNCTION event_country_key(country text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT CASE event_country_folded(country)
+  SELECT CASE event_place_folded(country)
     WHEN 'us' THEN 'us'
     WHEN 'usa' THEN 'us'
     WHEN 'u s' THEN 'us'
@@ -247,34 +248,80 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     WHEN 'pr' THEN 'pr'
     WHEN 'puerto rico' THEN 'pr'
     WHEN 'panama' THEN 'pa'
-    ELSE event_country_folded(country)
+    ELSE nullif(event_place_folded(country), '')
+  END
+$$;
+
+-- A city's key: its first part ("Austin, TX", "Zürich, Switzerland"), folded, in one spelling.
+CREATE FUNCTION event_city_key(city text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE event_place_folded(split_part(city, ',', 1))
+    WHEN 'nyc' THEN 'new york'
+    WHEN 'new york city' THEN 'new york'
+    WHEN 'sf' THEN 'san francisco'
+    WHEN 'munchen' THEN 'munich'
+    WHEN 'koln' THEN 'cologne'
+    WHEN 'wien' THEN 'vienna'
+    WHEN 'praha' THEN 'prague'
+    WHEN 'lisboa' THEN 'lisbon'
+    WHEN 'bruxelles' THEN 'brussels'
+    WHEN 'brussel' THEN 'brussels'
+    WHEN 'warszawa' THEN 'warsaw'
+    WHEN 'krakow' THEN 'krakow'
+    WHEN 'cracow' THEN 'krakow'
+    WHEN 'zurich' THEN 'zurich'
+    WHEN 'geneve' THEN 'geneva'
+    WHEN 'roma' THEN 'rome'
+    WHEN 'milano' THEN 'milan'
+    WHEN 'torino' THEN 'turin'
+    WHEN 'firenze' THEN 'florence'
+    WHEN 'napoli' THEN 'naples'
+    WHEN 'kobenhavn' THEN 'copenhagen'
+    WHEN 'goteborg' THEN 'gothenburg'
+    WHEN 'den haag' THEN 'the hague'
+    WHEN 's gravenhage' THEN 'the hague'
+    WHEN 'bengaluru' THEN 'bangalore'
+    WHEN 'washington dc' THEN 'washington'
+    WHEN 'washington d c' THEN 'washington'
+    WHEN 'frankfurt am main' THEN 'frankfurt'
+    WHEN 'wroclaw' THEN 'wroclaw'
+    WHEN 'bucuresti' THEN 'bucharest'
+    WHEN 'sao paulo' THEN 'sao paulo'
+    WHEN 'kyiv' THEN 'kyiv'
+    WHEN 'kiev' THEN 'kyiv'
+    WHEN 'mumbai' THEN 'mumbai'
+    WHEN 'bombay' THEN 'mumbai'
+    ELSE nullif(event_place_folded(split_part(city, ',', 1)), '')
   END
 $$;
 
 -- Kept with the row, so that a filter compares a column wherever it reads rows that another index
--- found (a text search's holders): the key's spellings cost microseconds an event.
-ALTER TABLE events ADD COLUMN country_key text
-  GENERATED ALWAYS AS (event_country_key(country)) STORED;
+-- found (a text search's holders): a key's spellings cost microseconds an event. One statement, so
+-- that the table is rewritten once.
+ALTER TABLE events
+  ADD COLUMN city_key text GENERATED ALWAYS AS (event_city_key(city)) STORED,
+  ADD COLUMN country_key text GENERATED ALWAYS AS (event_country_key(country)) STORED;
 
--- The listing of one country, soonest first, reads this index in order (as 010's for a city).
--- events_country_idx stays: query interpretation looks stored countries up by their text (012).
+-- The listing of one city or country, soonest first, reads these in order (as 010's). The indexes
+-- on the lower-cased text stay: query interpretation looks stored places up by their text first.
+CREATE INDEX events_city_key_idx ON events (city_key, starts_at, id);
 CREATE INDEX events_country_key_idx ON events (country_key, starts_at, id);
 
--- Saved searches are anchored on the country's key (migration 034's anchor otherwise unchanged).
+-- Saved searches are anchored on the places' keys (migration 034's anchor otherwise unchanged).
 DROP INDEX saved_searches_anchor_idx;
 ALTER TABLE saved_searches DROP COLUMN anchor;
 ALTER TABLE saved_searches ADD COLUMN anchor text NOT NULL GENERATED ALWAYS AS (
   CASE WHEN word_anchor IS NULL AND topic IS NULL
-    THEN coalesce('c:' || lower(city), 'n:' || event_country_key(country), '*')
+    THEN coalesce('c:' || event_city_key(city), 'n:' || event_country_key(country), '*')
     ELSE coalesce(word_anchor, 't:' || lower(topic))
-      || coalesce('@c:' || lower(city), '@n:' || event_country_key(country), '')
+      || coalesce('@c:' || event_city_key(city), '@n:' || event_country_key(country), '')
   END) STORED;
 CREATE INDEX saved_searches_anchor_idx ON saved_searches (anchor) WHERE NOT paused;
 
--- Query understanding reads a country however the events spell it ("rust in the USA" where they
--- say "U.S.A."): a phrase that is no stored spelling is looked up by its key, unless it is a code
--- of two letters other than "uk" ("in", "it", "us" are words before they are countries). As in
--- 012 and 016 otherwise.
+-- Query understanding reads a place however the events spell it ("rust in the USA" where they say
+-- "U.S.A.", "meetups in NYC" where they say "New York, NY"): a phrase that is no stored spelling
+-- is looked up by its key, unless it is a country's code of two letters other than "uk" ("in",
+-- "it", "us" are words before they are countries). As in 012 and 016 otherwise.
 CREATE OR REPLACE FUNCTION event_places_named(phrases text[])
 RETURNS TABLE (phrase text, city text, country text, topic boolean)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -285,7 +332,9 @@ SET plan_cache_mode = force_generic_plan AS $$
       SELECT 1 FROM events e WHERE event_labels_lower(e.topics) @> ARRAY[n.phrase])
   FROM (
     SELECT p.phrase,
-      (SELECT e.city FROM events e WHERE lower(e.city) = p.phrase LIMIT 1) AS city,
+      coalesce(
+        (SELECT e.city FROM events e WHERE lower(e.city) = p.phrase LIMIT 1),
+        (SELECT e.city FROM events e WHERE e.city_key = event_city_key(p.phrase) LIMIT 1)) AS city,
       coalesce(
         (SELECT e.country FROM events e WHERE lower(e.country) = p.phrase LIMIT 1),
         (SELECT e.country FROM events e
